@@ -1,0 +1,45 @@
+# mmscale - front door.  "make run" is the main job, "make check" the test
+# command (CI runs it through .ci/run).  Every stage is a script in lab/.
+#
+#   make run | check            whole loop (see README.md)
+#   make deps | source | tree | export
+#   make build CONFIGS="vm debug"   one kernel under build/<configs joined by ->
+#   make test                   the lab's own tests only (prove tests/)
+
+SHELL := /bin/bash
+CONFIGS ?= vm debug
+NAME := $(subst $() ,-,$(strip $(CONFIGS)))
+
+.PHONY: all run check deps source tree export build test help clean
+
+all: help
+
+help:
+	@sed -n '1,12p' Makefile
+
+run:
+	lab/run.sh run
+
+check:
+	lab/run.sh check
+
+deps:
+	lab/deps.sh
+
+source:
+	lab/source.sh
+
+tree: source
+	lab/tree.sh
+
+export:
+	lab/export.sh
+
+build:
+	lab/build.sh $(CONFIGS)
+
+test:
+	prove -v tests/*.t
+
+clean:
+	rm -rf build

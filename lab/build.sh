@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# lab/build.sh - stage "build": configure and build one kernel, its modules
+# and the mm + cgroup kselftests, out of tree.
+#
+# Usage: lab/build.sh FRAGMENT... (names from configs/, e.g. "vm debug")
+#   KSRC=DIR   kernel tree to build (default build/linux, the patched tree)
+#   NAME=NAME  output directory name under build/ (default: fragments joined
+#              with '-', e.g. build/vm-debug)
+# What it does: merges configs/<fragment>.config onto alldefconfig with the
+# kernel's scripts/kconfig/merge_config.sh and fails if any requested value
+# did not make it into .config; builds bzImage and modules with
+# -j$(nproc) (through ccache when it is installed), installs the modules
+# into build/NAME/modroot, and builds and installs the mm and cgroup
+# kselftests into build/NAME/kselftest_install.  Builds are reused: running
+# it again only rebuilds what changed.  Prints one progress line per step
+# and a heartbeat every minute while compiling.
+# What it needs: gcc, make, flex, bison, bc, libelf-dev, libssl-dev (see
+# lab/deps.sh).  Writes build/NAME/ and build/NAME/build.log.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+[ $# -ge 1 ] || { echo "usage: $0 FRAGMENT..." >&2; exit 2; }
+KSRC=${KSRC:-$TREE}
+NAME=${NAME:-$(IFS=-; echo "$*")}
+O=$BUILD/$NAME
+mkdir -p "$O"
+stage "build $NAME" "$O/build.log"
+
+[ -f "$KSRC/Makefile" ] || die "no kernel tree at $KSRC; run 'make tree' first"
+frags=()
+for f in "$@"; do
+	[ -f "$TOP/configs/$f.config" ] || die "no such config fragment: configs/$f.config"
+	frags+=("$TOP/configs/$f.config")
+done
+
+jobs=$(nproc)
+mk=(make -C "$KSRC" O="$O" -j"$jobs" KBUILD_BUILD_USER=mmscale KBUILD_BUILD_HOST=lab)
+if command -v ccache >/dev/null 2>&1; then
+	mk+=(CC="ccache gcc")
+	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+fi
+
+# heartbeat: one line a minute while a long step runs
+heartbeat() {
+	while sleep 60; do
+		say "  ... $(grep -c '^  CC ' "$STAGE_LOG" || true) files compiled so far, last: $(grep '^  [A-Z]' "$STAGE_LOG" | tail -n1 | sed 's/^ *//')"
+	done
+}
+step() {
+	local what=$1
+	shift
+	say "$what"
+	echo "### $what: $*" >> "$STAGE_LOG"
+	heartbeat &
+	local hb=$!
+	if ! "$@" >> "$STAGE_LOG" 2>&1; then
+		kill "$hb" 2>/dev/null; wait "$hb" 2>/dev/null || true
+		grep -E 'error:|Error [0-9]|\*\*\*' "$STAGE_LOG" | head -n 8 >&2 || true
+		die "$what failed"
+	fi
+	kill "$hb" 2>/dev/null; wait "$hb" 2>/dev/null || true
+}
+
+step "config: merge_config.sh ${*/%/.config}" \
+	env -C "$KSRC" scripts/kconfig/merge_config.sh -O "$O" "${frags[@]}"
+if grep -q '^Value requested for' "$STAGE_LOG"; then
+	grep -A2 '^Value requested for' "$STAGE_LOG" >&2
+	die "some requested config values are not in the final .config (a dependency is missing from configs/)"
+fi
+
+step "kernel: bzImage + modules, -j$jobs" "${mk[@]}" bzImage modules
+rm -rf "$O/modroot"
+step "modules_install into $NAME/modroot" \
+	"${mk[@]}" INSTALL_MOD_PATH="$O/modroot" INSTALL_MOD_STRIP=1 modules_install
+
+if [ "${SKIP_SELFTESTS:-0}" != 1 ]; then
+	rm -rf "$O/kselftest_install"
+	step "selftests: mm cgroup (kselftest-install)" \
+		"${mk[@]}" TARGETS="mm cgroup" INSTALL_PATH="$O/kselftest_install" kselftest-install
+fi
+say "done: $O/arch/x86/boot/bzImage ($(du -h "$O/arch/x86/boot/bzImage" | cut -f1))"

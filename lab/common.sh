@@ -1,0 +1,58 @@
+# lab/common.sh - helpers sourced by every lab script.
+#
+# What it does: stage-aware logging (one progress line per step with the
+# elapsed time), a die() that names the stage and the log file, and the
+# paths every stage agrees on.
+# What it needs: bash 4, coreutils.  It writes nothing by itself.
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$LAB_DIR/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+PATCHES=${PATCHES:-$TOP/patches}
+SRC_DIR=$BUILD/src            # pristine kernel source, git repo, tag mmscale/base
+TREE=${TREE:-$BUILD/linux}    # work tree: baseline + one commit per patch
+BASE_TAG=mmscale/base
+STAGE=${STAGE:-lab}
+STAGE_LOG=${STAGE_LOG:-}
+_stage_t0=$(date +%s)
+
+# say MSG: one progress line, prefixed with the stage and elapsed seconds.
+say() {
+	printf '[%s +%ss] %s\n' "$STAGE" "$(( $(date +%s) - _stage_t0 ))" "$*" >&2
+}
+
+# die MSG: one clear error line naming the stage and its log, then exit 1.
+die() {
+	if [ -n "$STAGE_LOG" ]; then
+		printf 'ERROR: stage %s: %s (log: %s)\n' "$STAGE" "$*" "$STAGE_LOG" >&2
+	else
+		printf 'ERROR: stage %s: %s\n' "$STAGE" "$*" >&2
+	fi
+	exit 1
+}
+
+# stage NAME LOGFILE: start a stage; later say/die lines carry its name.
+stage() {
+	STAGE=$1
+	STAGE_LOG=${2:-}
+	_stage_t0=$(date +%s)
+	if [ -n "$STAGE_LOG" ]; then
+		mkdir -p "$(dirname "$STAGE_LOG")"
+		: > "$STAGE_LOG"
+	fi
+}
+
+# run_logged CMD...: run a command with all output appended to $STAGE_LOG.
+run_logged() {
+	"$@" >> "$STAGE_LOG" 2>&1
+}
+
+# kernel_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL from a tree's Makefile.
+kernel_version() {
+	awk -F' *= *' '
+		$1 == "VERSION" { v = $2 }
+		$1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2 }
+		END { if (v != "" && p != "") printf "%s.%s.%s\n", v, p, s }
+	' "$1/Makefile" 2>/dev/null
+}

@@ -1,0 +1,67 @@
+#!/bin/bash
+# lab/guest-init.sh - PID 1 inside the QEMU guest (runs in the guest only).
+#
+# What it does: the guest's root is the host's root over virtio-9p, read
+# only.  This script mounts the pseudo filesystems, tmpfs on /tmp, cgroup v2,
+# debugfs, tracefs and the kernel's own modules (9p tag "modules") on
+# /lib/modules, prints "mmscale: guest up", then sources the plan script
+# named by MMSCALE_PLAN (a kernel command line variable) and powers off.
+# Plans call section NAME CMD... : the command's output is kept in a file
+# and printed between "mmscale: output NAME" and "mmscale: end NAME rc=N"
+# with the console quiet, so kernel messages do not break its TAP; while it
+# runs, its "ok"/"not ok" lines are echoed as progress.  At the end the whole
+# kernel log is printed between "mmscale: dmesg begin/end".
+# What it needs: bash, coreutils, util-linux (mount, dmesg), busybox-static
+# (poweroff -f) on the host root.  Writes only to tmpfs and the console.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm 2>/dev/null
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,ro modules /lib/modules 2>/dev/null
+exec < /dev/null > /dev/console 2>&1
+
+nodes=$(cd /sys/devices/system/node && echo node[0-9]*)
+echo "mmscale: guest up: Linux $(uname -r), $(nproc) CPUs, ${nodes}, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB"
+
+default_loglevel=$(awk '{print $1}' /proc/sys/kernel/printk)
+
+# section NAME CMD...: run CMD as one test section (see the header).
+section() {
+	local name=$1 rc
+	shift
+	echo "mmscale: begin $name"
+	"$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
+		sed -u -n -e "s/^\(ok\|not ok\) /mmscale: $name: &/p"
+	rc=${PIPESTATUS[0]}
+	dmesg -n 1
+	echo "mmscale: output $name"
+	cat "/tmp/section-$name.out"
+	echo "mmscale: end $name rc=$rc"
+	dmesg -n "$default_loglevel"
+}
+
+if [ -n "${MMSCALE_PLAN:-}" ]; then
+	if [ -r "$MMSCALE_PLAN" ]; then
+		source "$MMSCALE_PLAN"
+	else
+		echo "mmscale: error: plan $MMSCALE_PLAN not readable"
+	fi
+fi
+
+dmesg -n 1
+echo "mmscale: dmesg begin"
+dmesg
+echo "mmscale: dmesg end"
+echo "mmscale: poweroff"
+sync
+/bin/busybox poweroff -f

@@ -1,0 +1,35 @@
+# lab/guest-tests.sh - the test plan sourced by lab/guest-init.sh in the guest.
+#
+# What it does: runs the in-tree mm selftests (run_vmtests.sh, categories
+# from MMSCALE_VMTESTS, comma separated) and cgroup's test_memcontrol, each
+# as one section, from a tmpfs copy of the kselftest install tree
+# MMSCALE_KST built on the host from the same kernel tree.  KUnit already ran
+# during boot.  A missing binary is reported as a failed section.
+# What it needs: the helpers of lab/guest-init.sh; bash on the host root.
+
+kst_copy=/tmp/kselftest
+if [ -z "${MMSCALE_KST:-}" ] || [ ! -d "$MMSCALE_KST" ]; then
+	echo "mmscale: error: kselftest install tree '${MMSCALE_KST:-}' not found"
+else
+	cp -a "$MMSCALE_KST" "$kst_copy"
+fi
+
+# run_in DIR BIN ARGS...: run a kselftest binary from its directory, or
+# fail loudly when it was not built.
+run_in() {
+	local dir=$1 bin=$2
+	shift 2
+	if [ ! -x "$kst_copy/$dir/$bin" ]; then
+		echo "mmscale: error: selftest binary $dir/$bin is missing"
+		return 127
+	fi
+	cd "$kst_copy/$dir" && "./$bin" "$@"
+}
+
+if [ -n "${MMSCALE_VMTESTS:-}" ]; then
+	section mm run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
+fi
+if [ "${MMSCALE_MEMCONTROL:-1}" = 1 ]; then
+	section memcontrol run_in cgroup test_memcontrol
+fi
+cd /

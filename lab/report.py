@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""lab/report.py - stage "parse": turn one guest console log into results.
+
+What it does: splits the console log written by lab/boot.sh into the
+kernel's boot output (KUnit ran there), the test sections printed by
+lab/guest-init.sh and the final dmesg dump; parses KUnit's KTAP and each
+section's kselftest TAP with the kernel's own
+tools/testing/kunit/kunit.py parse (--json); scans the kernel log for
+BUG/WARNING/KASAN/Oops/lockdep/RCU-stall reports (any hit fails the run);
+prints one row per suite with passed/failed/skipped, the skip reasons, the
+failures, and last the line "N passed, N failed".  Exit status 0 only when
+nothing failed.
+What it needs: python3 and a kernel tree (--ksrc) for kunit.py.
+Writes OUT/kunit.log, OUT/<section>.tap, OUT/*.json and OUT/summary.txt.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+# What counts as a kernel bug report on the console.
+BUG_PATTERNS = [
+    r'BUG:', r'WARNING:', r'KASAN:', r'Oops', r'possible circular locking',
+    r'self-detected stall', r'detected stalls on CPUs', r'Call Trace:',
+    r'Kernel panic',
+]
+BUG_RE = re.compile('|'.join(BUG_PATTERNS))
+MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
+                  r'(?::? ?(.*))?$')
+SKIP_RE = re.compile(r'^\s*(?:ok|not ok) \d+ (?:- )?(.*?) # SKIP ?(.*)$')
+
+
+class Suite:
+    def __init__(self, name):
+        self.name = name
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.failures = []
+        self.skips = []
+
+    def add(self, status, case):
+        if status == 'PASS':
+            self.passed += 1
+        elif status == 'SKIP':
+            self.skipped += 1
+        else:
+            self.failed += 1
+            self.failures.append(case)
+
+
+def split_console(lines):
+    """Return (kernel_boot_lines, {section: (lines, rc)}, dmesg_lines, errors)."""
+    boot, sections, dmesg, errors = [], {}, None, []
+    state, cur = 'boot', None
+    for line in lines:
+        m = MARK.match(line)
+        if m:
+            what, arg = m.group(1), (m.group(2) or '').strip()
+            if what == 'guest up':
+                state = 'init'
+            elif what == 'begin':
+                sections[arg] = (None, None)
+                state = 'init'
+            elif what == 'output':
+                cur = arg
+                sections[cur] = ([], None)
+                state = 'section'
+            elif what == 'end':
+                name, _, rc = arg.partition(' rc=')
+                if name in sections and sections[name][0] is not None:
+                    sections[name] = (sections[name][0], int(rc or 1))
+                state = 'init'
+            elif what == 'dmesg begin':
+                dmesg = []
+                state = 'dmesg'
+            elif what == 'dmesg end':
+                state = 'init'
+            elif what == 'error':
+                errors.append(arg)
+            continue
+        if state == 'boot':
+            boot.append(line)
+        elif state == 'section':
+            sections[cur][0].append(line)
+        elif state == 'dmesg':
+            dmesg.append(line)
+    return boot, sections, dmesg, errors
+
+
+def kunit_parse(ksrc, path, json_path):
+    """Run kunit.py parse --json on path; return the JSON tree or None."""
+    kunit = os.path.join(ksrc, 'tools/testing/kunit/kunit.py')
+    with open(json_path + '.txt', 'w') as out:
+        subprocess.run([sys.executable, kunit, 'parse', '--json=' + json_path, path],
+                       stdout=out, stderr=subprocess.STDOUT, check=False)
+    try:
+        with open(json_path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def walk_cases(group, prefix=''):
+    """Yield (case name, status) for every leaf test case in a JSON group."""
+    for case in group.get('test_cases', []):
+        yield prefix + case['name'], case['status']
+    for sub in group.get('sub_groups', []):
+        yield from walk_cases(sub, prefix + sub['name'] + '.')
+
+
+def skip_reasons(lines):
+    """Map case name -> skip reason from TAP result lines (top level only)."""
+    reasons = {}
+    last_diag = ''
+    for line in lines:
+        m = SKIP_RE.match(line)
+        if m and not line.startswith('#'):
+            reasons[m.group(1).strip()] = m.group(2).strip() or last_diag
+        elif 'SKIP' in line or 'skip' in line.lower():
+            last_diag = line.lstrip('# ').strip()
+    return reasons
+
+
+def write(path, lines):
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--console', required=True, help='console log from lab/boot.sh')
+    ap.add_argument('--ksrc', required=True, help='kernel tree (for kunit.py)')
+    ap.add_argument('--out', required=True, help='directory for parsed results')
+    ap.add_argument('--expect', default='kunit',
+                    help='comma separated sections that must have run '
+                         '("kunit" for the boot-time KUnit run)')
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    out = os.path.abspath(args.out)
+
+    with open(args.console, errors='replace') as f:
+        lines = [l.rstrip('\n').rstrip('\r') for l in f]
+    boot, sections, dmesg, errors = split_console(lines)
+    expect = [e for e in args.expect.split(',') if e]
+    suites, problems = [], []
+
+    if 'kunit' in expect:
+        write(os.path.join(out, 'kunit.log'), boot)
+        tree = kunit_parse(args.ksrc, os.path.join(out, 'kunit.log'),
+                           os.path.join(out, 'kunit.json'))
+        groups = tree.get('sub_groups', []) if tree else []
+        if not groups:
+            problems.append('kunit: no KTAP results in the boot log (see %s/kunit.json.txt)' % out)
+        reasons = skip_reasons(boot)
+        for g in groups:
+            s = Suite('kunit:' + g['name'])
+            for case, status in walk_cases(g):
+                s.add(status, case)
+                if status == 'SKIP':
+                    s.skips.append((case, reasons.get(case.split('.')[-1], '')))
+            if not g.get('test_cases') and not g.get('sub_groups'):
+                s.add('FAIL', '(suite reported no cases)')
+            suites.append(s)
+
+    for name in [e for e in expect if e != 'kunit']:
+        body, rc = sections.get(name, (None, None))
+        s = Suite(name)
+        suites.append(s)
+        if body is None:
+            s.add('FAIL', '(section did not run or did not finish)')
+            continue
+        tap = os.path.join(out, name + '.tap')
+        write(tap, body)
+        tree = kunit_parse(args.ksrc, tap, os.path.join(out, name + '.json'))
+        cases = list(walk_cases(tree)) if tree else []
+        reasons = skip_reasons(body)
+        for case, status in cases:
+            s.add(status, case)
+            if status == 'SKIP':
+                s.skips.append((case, reasons.get(case, '')))
+        if not cases:
+            s.add('FAIL', '(no TAP results, exit status %s)' % rc)
+        elif rc not in (0, 4) and not s.failed:
+            s.add('FAIL', '(exit status %s with no failed case)' % rc)
+
+    for e in errors:
+        problems.append('guest: ' + e)
+
+    klog = dmesg if dmesg is not None else lines
+    hits = [l for l in klog if BUG_RE.search(l)]
+    if hits:
+        first = klog.index(hits[0])
+        problems.append('kernel log has %d bug report line(s); first lines:\n      %s'
+                        % (len(hits), '\n      '.join(klog[first:first + 12])))
+    if dmesg is None:
+        problems.append('no dmesg dump: the guest did not reach the end of its plan')
+
+    rows = ['%-32s %7s %7s %7s' % ('suite', 'passed', 'failed', 'skipped')]
+    for s in suites:
+        rows.append('%-32s %7d %7d %7d' % (s.name, s.passed, s.failed, s.skipped))
+    for s in suites:
+        for case, why in s.skips:
+            rows.append('  skipped %s: %s: %s' % (s.name, case, why or 'no reason given'))
+    for s in suites:
+        for case in s.failures:
+            rows.append('  FAILED  %s: %s' % (s.name, case))
+    for p in problems:
+        rows.append('  FAILED  ' + p)
+    passed = sum(s.passed for s in suites)
+    failed = sum(s.failed for s in suites) + len(problems)
+    skipped = sum(s.skipped for s in suites)
+    rows.append('results: %s' % out)
+    rows.append('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
+    write(os.path.join(out, 'summary.txt'), rows)
+    print('\n'.join(rows))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# lab/run.sh - the two front-door jobs: "make run" and "make check".
+#
+# Usage: lab/run.sh run|check
+#   run:   deps -> source -> tree (apply the series) -> build (configs in
+#          RUN_CONFIGS, default "vm debug") -> boot under QEMU (KUnit at boot,
+#          then mm selftests and test_memcontrol) -> report.
+#   check: the same, plus: the lab's own tests (tests/*.t with prove), every
+#          patch through scripts/checkpatch.pl --strict, and "make export" on
+#          the fresh tree must leave patches/ unchanged.
+# Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
+# selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
+# LINUX_SRC (use your own 6.12.y tree).
+# What it does at the end: prints stage times, the per-suite table and the
+# final "N passed, N failed, N skipped" line.
+# What it needs: everything lab/deps.sh installs.  Writes build/.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+mode=${1:-run}
+case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
+RUN_CONFIGS=${RUN_CONFIGS:-vm debug}
+VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
+name=$(IFS=-; echo $RUN_CONFIGS)
+O=$BUILD/$name
+RUN_DIR=$BUILD/run-$name
+mkdir -p "$BUILD"
+
+times=()
+t_all=$(date +%s)
+# timed NAME CMD...: run one stage and remember how long it took
+timed() {
+	local what=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	times+=("$(printf '%-28s %5ds' "$what" $(($(date +%s) - t0)))")
+	if [ "$rc" != 0 ]; then
+		print_times
+		exit "$rc"
+	fi
+}
+print_times() {
+	echo "== stage times =="
+	printf '  %s\n' "${times[@]}"
+	printf '  %-28s %5ds\n' total $(($(date +%s) - t_all))
+}
+
+timed deps "$LAB_DIR/deps.sh"
+timed source "$LAB_DIR/source.sh"
+
+lab_pass=0 lab_fail=0
+if [ "$mode" = check ]; then
+	# the tree stage below applies each patch in order; first prove that a
+	# broken patch is caught, along with the rest of the lab's own tests
+	lab_tests() {
+		local out=$BUILD/lab-tests.log rc=0
+		echo "== lab self-tests (prove tests/) =="
+		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
+		grep -E '^(not )?ok |^tests/|^Result|^Files' "$out" | sed 's/^/  /'
+		lab_pass=$(grep -cE '^ok ' "$out" || true)
+		lab_fail=$(grep -cE '^not ok ' "$out" || true)
+		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }
+		return 0
+	}
+	timed lab-tests lab_tests
+fi
+
+timed tree "$LAB_DIR/tree.sh"
+
+cp_pass=0 cp_fail=0
+if [ "$mode" = check ]; then
+	export_clean() {
+		STAGE=export
+		"$LAB_DIR/export.sh"
+		if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
+			git -C "$TOP" status --short -- patches >&2
+			die "make export on a fresh tree changed patches/ (not reproducible)"
+		fi
+		say "patches/ unchanged by export"
+	}
+	timed export-check export_clean
+	checkpatch() {
+		local p log=$BUILD/checkpatch.log
+		STAGE=checkpatch
+		: > "$log"
+		while read -r p; do
+			[ -n "$p" ] || continue
+			if (cd "$TREE" && scripts/checkpatch.pl --strict --no-tree -q "$PATCHES/$p") >> "$log" 2>&1; then
+				cp_pass=$((cp_pass + 1))
+				say "clean: $p"
+			else
+				cp_fail=$((cp_fail + 1))
+				say "NOT clean: $p (log: $log)"
+			fi
+		done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
+		say "$cp_pass clean, $cp_fail not clean"
+	}
+	timed checkpatch checkpatch
+fi
+
+timed "build $name" "$LAB_DIR/build.sh" $RUN_CONFIGS
+boot() {
+	rm -rf "$RUN_DIR"
+	mkdir -p "$RUN_DIR"
+	"$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -l "$RUN_DIR/console.log" \
+		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" \
+		-a "kunit.enable=1${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}" \
+		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS="$(echo $VMTESTS | tr ' ' ,)"
+}
+timed boot boot
+
+report_rc=0
+STAGE=report
+echo "== results: $RUN_DIR =="
+"$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
+	--expect kunit,mm,memcontrol > "$RUN_DIR/report.txt" || report_rc=$?
+sed '$d' "$RUN_DIR/report.txt"
+read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
+times+=("$(printf '%-28s %5ds' report 0)")
+print_times
+
+echo "== logs =="
+echo "  console:  $RUN_DIR/console.log"
+echo "  build:    $O/build.log"
+echo "  results:  $RUN_DIR/summary.txt"
+if [ "$mode" = check ]; then
+	echo "== summary =="
+	printf '  %-34s %d passed, %d failed\n' "lab self-tests (tests/)" "$lab_pass" "$lab_fail"
+	printf '  %-34s %d passed, %d failed\n' "checkpatch --strict (per patch)" "$cp_pass" "$cp_fail"
+	printf '  %-34s %d passed, %d failed, %d skipped\n' "kernel: KUnit + selftests" "$k_pass" "$k_fail" "$k_skip"
+fi
+total_pass=$((k_pass + lab_pass + cp_pass))
+total_fail=$((k_fail + lab_fail + cp_fail))
+echo "$total_pass passed, $total_fail failed, $k_skip skipped"
+[ "$total_fail" = 0 ] && [ "$report_rc" = 0 ]

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# lab/source.sh - stage "source": get the Linux 6.12.y source the series is for.
+#
+# What it does: by default installs Debian's linux-source-6.12 package with
+# apt when /usr/src/linux-source-6.12.tar.xz is missing (apt-get update
+# first), extracts it into build/src and records the exact version in
+# build/src.version.  With LINUX_SRC=/path/to/linux-6.12.y it takes that tree
+# instead (a git tree contributes its committed HEAD, a plain tree its files).
+# build/src becomes a git repository with one commit tagged mmscale/base, so
+# later stages can clone it cheaply; it is reused while the origin is unchanged.
+# What it needs: root for apt-get, tar, xz, git.  Writes build/src,
+# build/src.version and build/source.log.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+stage source "$BUILD/source.log"
+
+DEB_TARBALL=${DEB_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+APT_GET=${APT_GET:-apt-get}   # tests point these two at missing files
+DEB_PKG=linux-source-6.12
+
+if [ -n "${LINUX_SRC:-}" ]; then
+	[ -f "$LINUX_SRC/Makefile" ] || die "LINUX_SRC=$LINUX_SRC is not a kernel source tree (no Makefile)"
+	LINUX_SRC=$(cd "$LINUX_SRC" && pwd)
+	if git -C "$LINUX_SRC" rev-parse --verify -q HEAD >/dev/null 2>&1 &&
+	   [ "$(git -C "$LINUX_SRC" rev-parse --show-toplevel)" = "$LINUX_SRC" ]; then
+		origin="git:$LINUX_SRC@$(git -C "$LINUX_SRC" rev-parse HEAD)"
+	else
+		origin="dir:$LINUX_SRC@$(stat -c %Y "$LINUX_SRC/Makefile")"
+	fi
+	ver=$(kernel_version "$LINUX_SRC")
+else
+	if [ ! -f "$DEB_TARBALL" ]; then
+		command -v "$APT_GET" >/dev/null 2>&1 ||
+			die "apt-get is not available to install $DEB_PKG; install it by hand or set LINUX_SRC=/path/to/linux-6.12.y"
+		say "installing $DEB_PKG with apt-get"
+		run_logged "$APT_GET" update ||
+			die "apt-get update failed"
+		DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG" ||
+			die "apt-get install $DEB_PKG failed"
+	fi
+	[ -f "$DEB_TARBALL" ] || die "$DEB_PKG is installed but $DEB_TARBALL is missing"
+	pkgver=$(dpkg-query -W -f='${Version}' "$DEB_PKG" 2>/dev/null || echo unknown)
+	origin="deb:$DEB_PKG=$pkgver"
+	ver=""   # read from the extracted Makefile below
+fi
+
+if [ -d "$SRC_DIR/.git" ] && [ "$(cat "$BUILD/src.origin" 2>/dev/null)" = "$origin" ]; then
+	say "reusing $SRC_DIR ($(cat "$BUILD/src.version"))"
+	exit 0
+fi
+
+if [ -n "$ver" ]; then
+	case "$ver" in
+	6.12.*) ;;
+	*) die "LINUX_SRC is Linux $ver; the series is for Linux 6.12.y" ;;
+	esac
+fi
+
+if [ -d "$TREE" ]; then
+	[ "${FORCE:-0}" = 1 ] ||
+		die "the source changed ($origin), but $TREE was made from the old one; run 'make export', then FORCE=1 make source"
+	say "removing $TREE (made from the old source)"
+	rm -rf "$TREE"
+fi
+
+tmp=$BUILD/src.new
+rm -rf "$tmp" "$SRC_DIR" "$BUILD/src.origin" "$BUILD/src.version"
+mkdir -p "$tmp"
+if [ -n "${LINUX_SRC:-}" ]; then
+	say "copying $LINUX_SRC"
+	case "$origin" in
+	git:*) git -C "$LINUX_SRC" archive --format=tar HEAD | tar -x -C "$tmp" ;;
+	*) tar -C "$LINUX_SRC" --exclude=.git -cf - . | tar -x -C "$tmp" ;;
+	esac
+else
+	say "extracting $DEB_TARBALL ($origin)"
+	tar -xJf "$DEB_TARBALL" -C "$tmp" --strip-components=1 ||
+		die "could not extract $DEB_TARBALL"
+	ver=$(kernel_version "$tmp")
+	case "$ver" in
+	6.12.*) ;;
+	*) die "$DEB_PKG $pkgver contains Linux $ver; the series is for Linux 6.12.y" ;;
+	esac
+fi
+
+say "recording Linux $ver as the baseline commit (tag $BASE_TAG)"
+(
+	cd "$tmp"
+	export GIT_AUTHOR_NAME=mmscale GIT_AUTHOR_EMAIL=mmscale@localhost
+	export GIT_COMMITTER_NAME=mmscale GIT_COMMITTER_EMAIL=mmscale@localhost
+	export GIT_AUTHOR_DATE="2024-11-17T00:00:00Z" GIT_COMMITTER_DATE="2024-11-17T00:00:00Z"
+	git init -q -b base .
+	git add -A -f .
+	git commit -q -m "Linux $ver (mmscale baseline, $origin)"
+	git tag "$BASE_TAG"
+) >> "$STAGE_LOG" 2>&1 || die "could not create the baseline git repository"
+
+mv "$tmp" "$SRC_DIR"
+echo "$origin" > "$BUILD/src.origin"
+echo "$ver" > "$BUILD/src.version"
+say "Linux $ver ready in $SRC_DIR"

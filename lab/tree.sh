@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# lab/tree.sh - stage "tree": build/linux = baseline commit + one commit per patch.
+#
+# What it does: clones build/src (tag mmscale/base) into build/linux (git
+# clone --shared: the baseline objects stay in build/src), or
+# resets an existing build/linux to the baseline, then applies every patch
+# named in patches/series with git am, in order.  A patch that does not apply
+# stops the stage with the patch file, the kernel version and the failing
+# hunk.  It refuses to reset a build/linux that holds uncommitted edits or
+# commits that were never exported (FORCE=1 overrides the latter).
+# What it needs: git, build/src from lab/source.sh.  Writes build/linux and
+# build/tree.log; never touches patches/.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+stage tree "$BUILD/tree.log"
+
+[ -d "$SRC_DIR/.git" ] || die "no kernel source in $SRC_DIR; run 'make source' first"
+ver=$(cat "$BUILD/src.version")
+[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
+
+mapfile -t series < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true)
+for p in "${series[@]}"; do
+	[ -f "$PATCHES/$p" ] || die "patches/series names $p, but patches/$p does not exist"
+done
+
+export GIT_COMMITTER_NAME=mmscale GIT_COMMITTER_EMAIL=mmscale@localhost
+
+if [ -d "$TREE/.git" ]; then
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+		die "$TREE has uncommitted changes; commit them and run 'make export' first"
+	git -C "$TREE" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" >> "$STAGE_LOG" 2>&1 ||
+		die "could not fetch the baseline from $SRC_DIR"
+	if [ "${FORCE:-0}" != 1 ] &&
+	   git -C "$TREE" merge-base --is-ancestor "$BASE_TAG" HEAD 2>/dev/null; then
+		chk=$(mktemp -d)
+		"$LAB_DIR/export.sh" "$chk" >> "$STAGE_LOG" 2>&1 || true
+		if ! diff -r -q -x series "$chk" <(true) >/dev/null 2>&1 &&
+		   ! diff -q "$chk/series" <(printf '%s\n' "${series[@]}") >/dev/null 2>&1; then
+			rm -rf "$chk"
+			die "$TREE has commits that differ from patches/; run 'make export' (or FORCE=1 make tree to drop them)"
+		fi
+		for p in "${series[@]}"; do
+			if ! cmp -s "$chk/$p" "$PATCHES/$p"; then
+				rm -rf "$chk"
+				die "$TREE has commits that differ from patches/$p; run 'make export' (or FORCE=1 make tree to drop them)"
+			fi
+		done
+		rm -rf "$chk"
+	fi
+	say "resetting $TREE to $BASE_TAG (Linux $ver)"
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
+	git -C "$TREE" checkout -q -f -B mmscale "$BASE_TAG" >> "$STAGE_LOG" 2>&1 ||
+		die "could not reset $TREE to $BASE_TAG"
+else
+	say "cloning $SRC_DIR into $TREE (Linux $ver)"
+	rm -rf "$TREE"
+	git clone -q --no-checkout --shared "$SRC_DIR" "$TREE" >> "$STAGE_LOG" 2>&1 ||
+		die "git clone of $SRC_DIR failed"
+	git -C "$TREE" checkout -q -B mmscale "$BASE_TAG" >> "$STAGE_LOG" 2>&1 ||
+		die "checkout of $BASE_TAG failed"
+fi
+
+n=0
+for p in "${series[@]}"; do
+	n=$((n + 1))
+	if ! git -C "$TREE" am -q --committer-date-is-author-date "$PATCHES/$p" >> "$STAGE_LOG" 2>&1; then
+		{
+			echo "--- git apply --check -v patches/$p (Linux $ver) ---"
+			git -C "$TREE" apply --check -v "$PATCHES/$p" 2>&1 || true
+		} >> "$STAGE_LOG"
+		git -C "$TREE" am --abort >/dev/null 2>&1 || true
+		where=$(grep -m1 -o 'patch failed: .*' "$STAGE_LOG" | sed 's/patch failed: //' || true)
+		grep -A12 -m1 'error: while searching for:' "$STAGE_LOG" >&2 || true
+		die "patches/$p (patch $n of ${#series[@]}) does not apply to Linux $ver${where:+ at $where}"
+	fi
+	say "applied $p"
+done
+say "$TREE: Linux $ver + ${#series[@]} patch(es)"

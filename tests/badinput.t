@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tests/badinput.t - each bad input ends a stage with a non-zero exit and
+# one "ERROR: stage NAME: ... (log: FILE)" line: apt missing, a wrong source
+# version, a build error, a QEMU that cannot boot, a guest that hangs.
+# Needs: a built kernel under build/ for the hang case (make check builds it
+# before running these tests); the other cases use scratch files only.
+source "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# apt unavailable, while a package is missing
+MMSCALE_DEPS=mmscale-no-such-package APT_GET=/nonexistent/apt-get BUILD=$tmp/b1 \
+	"$TOP/lab/deps.sh" > "$tmp/out" 2>&1
+check "deps: fails without apt-get" test $? -ne 0
+check "deps: one clear error line" has "$tmp/out" '^ERROR: stage deps: apt-get is not available to install: mmscale-no-such-package \(log: .*/deps.log\)$'
+
+DEB_TARBALL=$tmp/none.tar.xz APT_GET=/nonexistent/apt-get BUILD=$tmp/b2 \
+	"$TOP/lab/source.sh" > "$tmp/out" 2>&1
+check "source: fails without the package and without apt-get" test $? -ne 0
+check "source: error names apt and the package" has "$tmp/out" '^ERROR: stage source: apt-get is not available to install linux-source-6.12.*\(log: .*/source.log\)$'
+
+# wrong source version
+mkdir -p "$tmp/linux-6.6"
+printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 30\n' > "$tmp/linux-6.6/Makefile"
+LINUX_SRC=$tmp/linux-6.6 BUILD=$tmp/b3 "$TOP/lab/source.sh" > "$tmp/out" 2>&1
+check "source: a 6.6 tree is refused" test $? -ne 0
+check "source: error names the version" has "$tmp/out" '^ERROR: stage source: LINUX_SRC is Linux 6\.6\.30; the series is for Linux 6\.12\.y \(log: '
+check "source: nothing was created" test ! -e "$tmp/b3/src"
+
+# a build error (a fake tree whose build fails like a compiler error)
+mkdir -p "$tmp/ksrc/scripts/kconfig"
+printf '#!/bin/sh\nexit 0\n' > "$tmp/ksrc/scripts/kconfig/merge_config.sh"
+chmod +x "$tmp/ksrc/scripts/kconfig/merge_config.sh"
+printf 'bzImage modules:\n\t@echo "mm/memory.c:1:1: error: expected something"; exit 1\n' > "$tmp/ksrc/Makefile"
+KSRC=$tmp/ksrc BUILD=$tmp/b4 "$TOP/lab/build.sh" vm > "$tmp/out" 2>&1
+check "build: a compile error fails the stage" test $? -ne 0
+check "build: error line names the stage and the build log" has "$tmp/out" '^ERROR: stage build vm: kernel: bzImage \+ modules, -j[0-9]+ failed \(log: .*/b4/vm/build.log\)$'
+check "build: the compiler's error is shown" has "$tmp/out" 'mm/memory.c:1:1: error'
+
+# QEMU that cannot start the kernel
+echo "not a kernel" > "$tmp/bzImage"
+ACCEL=tcg "$TOP/lab/boot.sh" -k "$tmp/bzImage" -l "$tmp/console.log" -t 60 > "$tmp/out" 2>&1
+check "boot: a bad kernel image fails" test $? -ne 0
+check "boot: error names QEMU's exit and the log" has "$tmp/out" '^ERROR: stage boot: qemu-system-x86_64 exited with status [0-9]+ \(log: .*/console.log\)$'
+
+# a guest that hangs: a real kernel given 4 s cannot finish its plan
+kernel=$(ls -t "$TOP"/build/*/arch/x86/boot/bzImage 2>/dev/null | head -n1)
+check "boot: a built kernel exists for the hang case" test -n "$kernel"
+ACCEL=tcg "$TOP/lab/boot.sh" -k "$kernel" -l "$tmp/hang.log" -t 4 > "$tmp/out" 2>&1
+check "boot: a hang is killed by the timeout" test $? -ne 0
+check "boot: error says so and names the log" has "$tmp/out" '^ERROR: stage boot: guest did not finish within 4s \(hang\?\); QEMU was killed \(log: .*/hang.log\)$'
+check "boot: QEMU is gone" bash -c "! pgrep -f -- '$tmp/hang.lo[g]' >/dev/null"
+done_testing
