@@ -9,7 +9,10 @@
 #   -p FILE   plan script the guest sources (see lab/guest-init.sh)
 #   -t SECS   hard timeout; QEMU is killed when it expires (default 1800)
 #   -c N      vCPUs (default 2)         -m MIB  memory (default 3072)
-#   -n N      NUMA nodes (default 2; vCPUs and memory split evenly)
+#   -n N      NUMA nodes (default 2), one socket each; vCPUs (a multiple of
+#             N) and memory are split evenly
+#   -s MIB    ext4 scratch disk (virtio-blk, /dev/vda; default 2048, 0: none)
+#   -w MIB    swap disk (virtio-blk, /dev/vdb; default 1024, 0: none)
 #   -a ARGS   extra kernel command line arguments
 #   VAR=VALUE after -- are put on the command line; the kernel hands them
 #   to the guest's init as environment variables.
@@ -24,8 +27,8 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra=
-while getopts "k:l:M:p:t:c:m:n:a:" opt; do
+kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=1024
+while getopts "k:l:M:p:t:c:m:n:a:s:w:" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -36,6 +39,8 @@ while getopts "k:l:M:p:t:c:m:n:a:" opt; do
 	m) mem=$OPTARG ;;
 	n) nodes=$OPTARG ;;
 	a) extra=$OPTARG ;;
+	s) scratch=$OPTARG ;;
+	w) swap=$OPTARG ;;
 	*) echo "usage: see the header of $0" >&2; exit 2 ;;
 	esac
 done
@@ -44,7 +49,8 @@ shift $((OPTIND - 1))
 stage boot "$log"
 [ -f "$kernel" ] || die "kernel image $kernel does not exist"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (lab/deps.sh installs it)"
-[ "$nodes" -ge 1 ] && [ "$cpus" -ge "$nodes" ] || die "need at least one vCPU per NUMA node ($cpus vCPUs, $nodes nodes)"
+[ "$nodes" -ge 1 ] && [ "$cpus" -ge "$nodes" ] && [ $((cpus % nodes)) = 0 ] ||
+	die "vCPUs must be a multiple of the NUMA nodes ($cpus vCPUs, $nodes nodes)"
 
 # QEMU arguments shared by the probe and the real boot
 qemu_args() {
@@ -54,7 +60,9 @@ qemu_args() {
 	kvm) printf '%s\n' -accel kvm ;;
 	*) printf '%s\n' -accel tcg,thread=single ;;
 	esac
-	printf '%s\n' -smp "$cpus" -m "${mem}M" -kernel "$kernel"
+	# one socket per NUMA node, so that no LLC spans two nodes (the
+	# scheduler WARNs in topology_sane() otherwise)
+	printf '%s\n' -smp "$cpus,sockets=$nodes,cores=$((cpus / nodes)),threads=1" -m "${mem}M" -kernel "$kernel"
 	per_mem=$((mem / nodes))
 	for ((i = 0; i < nodes; i++)); do
 		first=$((i * cpus / nodes))
@@ -62,9 +70,15 @@ qemu_args() {
 		printf '%s\n' -object "memory-backend-ram,id=m$i,size=$((i == nodes - 1 ? mem - per_mem * i : per_mem))M" \
 			-numa "node,nodeid=$i,cpus=$first-$last,memdev=m$i"
 	done
-	printf '%s\n' -virtfs "local,path=/,mount_tag=/dev/root,security_model=none,readonly=on,multidevs=remap"
+	printf '%s\n' -fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=hostroot,mount_tag=/dev/root"
+	if [ "$scratch" -gt 0 ]; then
+		printf '%s\n' -drive "file=$log.scratch.img,format=raw,if=virtio,cache=unsafe"
+		[ "$swap" -gt 0 ] && printf '%s\n' -drive "file=$log.swap.img,format=raw,if=virtio,cache=unsafe"
+	fi
 	if [ -n "$modroot" ]; then
-		printf '%s\n' -virtfs "local,path=$modroot/lib/modules,mount_tag=modules,security_model=none,readonly=on"
+		printf '%s\n' -fsdev "local,id=modules,path=$modroot/lib/modules,security_model=none,readonly=on" \
+			-device "virtio-9p-pci,fsdev=modules,mount_tag=modules"
 	fi
 }
 
@@ -77,11 +91,23 @@ boot_once() {
 	mapfile -t args < <(qemu_args "$accel")
 	echo "# qemu-system-x86_64 ${args[*]} -append \"$cl\"" > "$out"
 	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -append "$cl" < /dev/null 2>&1 |
-		tr -d '\r' | tee -a "$out" |
+		sed -u 's/\r$//' | tee -a "$out" |
 		{ grep --line-buffered '^mmscale:' || true; } |
 		while IFS= read -r line; do say "$line"; done
 	return "${PIPESTATUS[0]}"
 }
+
+# fresh sparse disks for every boot (the swap disk needs the scratch disk)
+rm -f "$log.scratch.img" "$log.swap.img"
+if [ "$scratch" -gt 0 ]; then
+	truncate -s "${scratch}M" "$log.scratch.img"
+	mkfs.ext4 -q -F "$log.scratch.img" >> "$log" 2>&1 || die "mkfs.ext4 of the scratch disk failed"
+	if [ "$swap" -gt 0 ]; then
+		truncate -s "${swap}M" "$log.swap.img"
+		mkswap "$log.swap.img" >> "$log" 2>&1 || die "mkswap of the swap disk failed"
+	fi
+fi
+trap 'rm -f "$log.scratch.img" "$log.swap.img"' EXIT
 
 accel=${ACCEL:-auto}
 if [ "$accel" = auto ]; then
@@ -92,7 +118,7 @@ if [ "$accel" = auto ]; then
 		   grep -q '^mmscale: poweroff' "$probe_log"; then
 			accel=kvm
 		fi
-		say "KVM probe: $([ $accel = kvm ] && echo 'reached userspace, using KVM' || echo "no userspace within 30 s ($probe_log), using TCG")"
+		say "KVM probe: $([ $accel = kvm ] && echo 'reached userspace, using KVM' || echo "did not reach userspace within 30 s ($probe_log), using TCG")"
 	fi
 fi
 case $accel in kvm|tcg) ;; *) die "ACCEL must be auto, kvm or tcg (got '$accel')" ;; esac

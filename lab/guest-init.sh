@@ -27,11 +27,24 @@ mount -t tmpfs tmpfs /run
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mount -t 9p -o trans=virtio,version=9p2000.L,ro modules /lib/modules 2>/dev/null
 exec < /dev/null > /dev/console 2>&1
+# The host's /lib/modules may not exist, and the root is read only: put a
+# tmpfs-backed overlay on /usr/lib so the kernel's own modules can be
+# mounted at /usr/lib/modules, where modprobe and modinfo look.
+if grep -q modules /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag 2>/dev/null; then
+	mkdir -p /tmp/.usrlib/upper /tmp/.usrlib/work
+	mount -t overlay overlay -o lowerdir=/usr/lib,upperdir=/tmp/.usrlib/upper,workdir=/tmp/.usrlib/work /usr/lib &&
+		mkdir -p /usr/lib/modules &&
+		mount -t 9p -o trans=virtio,version=9p2000.L,ro modules /usr/lib/modules ||
+		echo "mmscale: error: could not mount the kernel's modules on /usr/lib/modules"
+fi
+# the ext4 scratch disk and the swap disk from lab/boot.sh
+[ -b /dev/vda ] && { mount -t ext4 /dev/vda /mnt || echo "mmscale: error: could not mount the scratch disk"; }
+[ -b /dev/vdb ] && { swapon /dev/vdb || echo "mmscale: error: swapon failed"; }
+ip link set lo up 2>/dev/null
 
 nodes=$(cd /sys/devices/system/node && echo node[0-9]*)
-echo "mmscale: guest up: Linux $(uname -r), $(nproc) CPUs, ${nodes}, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB"
+echo "mmscale: guest up: Linux $(uname -r), $(nproc) CPUs, ${nodes}, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, swap $(awk '/SwapTotal/ {print int($2/1024)}' /proc/meminfo) MiB"
 
 default_loglevel=$(awk '{print $1}' /proc/sys/kernel/printk)
 
@@ -40,7 +53,7 @@ section() {
 	local name=$1 rc
 	shift
 	echo "mmscale: begin $name"
-	"$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
+	stdbuf -oL -eL "$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
 		sed -u -n -e "s/^\(ok\|not ok\) /mmscale: $name: &/p"
 	rc=${PIPESTATUS[0]}
 	dmesg -n 1
@@ -60,7 +73,7 @@ fi
 
 dmesg -n 1
 echo "mmscale: dmesg begin"
-dmesg
+dmesg --color=never
 echo "mmscale: dmesg end"
 echo "mmscale: poweroff"
 sync

@@ -2,12 +2,15 @@
 #
 # What it does: runs the in-tree mm selftests (run_vmtests.sh, categories
 # from MMSCALE_VMTESTS, comma separated) and cgroup's test_memcontrol, each
-# as one section, from a tmpfs copy of the kselftest install tree
+# as one section, from a copy (on the scratch disk) of the kselftest install tree
 # MMSCALE_KST built on the host from the same kernel tree.  KUnit already ran
 # during boot.  A missing binary is reported as a failed section.
 # What it needs: the helpers of lab/guest-init.sh; bash on the host root.
 
+# on the ext4 scratch disk when there is one: test_memcontrol's page cache
+# must be reclaimable (tmpfs pages are not, without swap)
 kst_copy=/tmp/kselftest
+mountpoint -q /mnt && kst_copy=/mnt/kselftest
 if [ -z "${MMSCALE_KST:-}" ] || [ ! -d "$MMSCALE_KST" ]; then
 	echo "mmscale: error: kselftest install tree '${MMSCALE_KST:-}' not found"
 else

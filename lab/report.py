@@ -91,17 +91,46 @@ def split_console(lines):
     return boot, sections, dmesg, errors
 
 
+PLAN_RE = re.compile(r'^1\.\.\d+$')
+
+
+def lead_plan(lines):
+    """Move a trailing top-level TAP plan ("1..N" after the results, as
+    run_vmtests.sh prints it; legal TAP 13) up under the version line, where
+    kunit.py's KTAP parser expects it (6.12's parser loops forever on a
+    trailing plan)."""
+    try:
+        start = next(i for i, l in enumerate(lines) if l.startswith('TAP version'))
+    except StopIteration:
+        return lines
+    if start + 1 < len(lines) and PLAN_RE.match(lines[start + 1]):
+        return lines
+    plans = [i for i, l in enumerate(lines) if i > start and PLAN_RE.match(l)]
+    if not plans:
+        return lines
+    plan = lines[plans[-1]]
+    rest = [l for i, l in enumerate(lines) if i != plans[-1]]
+    return rest[:start + 1] + [plan] + rest[start + 1:]
+
+
 def kunit_parse(ksrc, path, json_path):
-    """Run kunit.py parse --json on path; return the JSON tree or None."""
+    """Run kunit.py parse --json on path; return (JSON tree or None, error)."""
     kunit = os.path.join(ksrc, 'tools/testing/kunit/kunit.py')
+    if not os.path.exists(kunit):
+        return None, '%s is missing' % kunit
+    if os.path.exists(json_path):
+        os.unlink(json_path)
     with open(json_path + '.txt', 'w') as out:
-        subprocess.run([sys.executable, kunit, 'parse', '--json=' + json_path, path],
-                       stdout=out, stderr=subprocess.STDOUT, check=False)
+        try:
+            subprocess.run([sys.executable, kunit, 'parse', '--json=' + json_path, path],
+                           stdout=out, stderr=subprocess.STDOUT, check=False, timeout=120)
+        except subprocess.TimeoutExpired:
+            return None, 'kunit.py parse %s did not finish in 120 s' % path
     try:
         with open(json_path) as f:
-            return json.load(f)
+            return json.load(f), None
     except (OSError, ValueError):
-        return None
+        return None, 'kunit.py parse wrote no JSON (see %s.txt)' % json_path
 
 
 def walk_cases(group, prefix=''):
@@ -112,16 +141,26 @@ def walk_cases(group, prefix=''):
         yield from walk_cases(sub, prefix + sub['name'] + '.')
 
 
+PRINTK_PREFIX = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+NOT_A_REASON = re.compile(r'^(\[(PASS|SKIP|FAIL)\]|-+|running .*|TAP version.*|1\.\.\d+)$')
+
+
 def skip_reasons(lines):
-    """Map case name -> skip reason from TAP result lines (top level only)."""
+    """Map case name -> skip reason.  KUnit and ksft give it after "# SKIP"
+    on the result line; run_vmtests.sh does not, so use the test's last
+    diagnostic line before its result."""
     reasons = {}
     last_diag = ''
     for line in lines:
+        line = PRINTK_PREFIX.sub('', line)
         m = SKIP_RE.match(line)
-        if m and not line.startswith('#'):
+        if m and not line.lstrip().startswith('#'):
             reasons[m.group(1).strip()] = m.group(2).strip() or last_diag
-        elif 'SKIP' in line or 'skip' in line.lower():
-            last_diag = line.lstrip('# ').strip()
+            last_diag = ''
+            continue
+        diag = line.strip().lstrip('#').strip()
+        if diag and not NOT_A_REASON.match(diag) and not SKIP_RE.match(diag):
+            last_diag = diag
     return reasons
 
 
@@ -150,10 +189,12 @@ def main():
 
     if 'kunit' in expect:
         write(os.path.join(out, 'kunit.log'), boot)
-        tree = kunit_parse(args.ksrc, os.path.join(out, 'kunit.log'),
-                           os.path.join(out, 'kunit.json'))
+        tree, err = kunit_parse(args.ksrc, os.path.join(out, 'kunit.log'),
+                                os.path.join(out, 'kunit.json'))
         groups = tree.get('sub_groups', []) if tree else []
-        if not groups:
+        if err:
+            problems.append('kunit: ' + err)
+        elif not groups:
             problems.append('kunit: no KTAP results in the boot log (see %s/kunit.json.txt)' % out)
         reasons = skip_reasons(boot)
         for g in groups:
@@ -174,8 +215,10 @@ def main():
             s.add('FAIL', '(section did not run or did not finish)')
             continue
         tap = os.path.join(out, name + '.tap')
-        write(tap, body)
-        tree = kunit_parse(args.ksrc, tap, os.path.join(out, name + '.json'))
+        write(tap, lead_plan(body))
+        tree, err = kunit_parse(args.ksrc, tap, os.path.join(out, name + '.json'))
+        if err:
+            problems.append('%s: %s' % (name, err))
         cases = list(walk_cases(tree)) if tree else []
         reasons = skip_reasons(body)
         for case, status in cases:

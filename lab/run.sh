@@ -50,23 +50,6 @@ print_times() {
 timed deps "$LAB_DIR/deps.sh"
 timed source "$LAB_DIR/source.sh"
 
-lab_pass=0 lab_fail=0
-if [ "$mode" = check ]; then
-	# the tree stage below applies each patch in order; first prove that a
-	# broken patch is caught, along with the rest of the lab's own tests
-	lab_tests() {
-		local out=$BUILD/lab-tests.log rc=0
-		echo "== lab self-tests (prove tests/) =="
-		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
-		grep -E '^(not )?ok |^tests/|^Result|^Files' "$out" | sed 's/^/  /'
-		lab_pass=$(grep -cE '^ok ' "$out" || true)
-		lab_fail=$(grep -cE '^not ok ' "$out" || true)
-		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }
-		return 0
-	}
-	timed lab-tests lab_tests
-fi
-
 timed tree "$LAB_DIR/tree.sh"
 
 cp_pass=0 cp_fail=0
@@ -101,6 +84,24 @@ if [ "$mode" = check ]; then
 fi
 
 timed "build $name" "$LAB_DIR/build.sh" $RUN_CONFIGS
+lab_pass=0 lab_fail=0
+if [ "$mode" = check ]; then
+	# the lab's own tests: a broken patch stops the tree stage, bad inputs
+	# give clear errors (the hang case boots the kernel just built), the
+	# report code on recorded console logs
+	lab_tests() {
+		local out=$BUILD/lab-tests.log rc=0
+		echo "== lab self-tests (prove tests/) =="
+		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
+		grep -E '^(not )?ok |^tests/|^Result|^Files' "$out" | sed 's/^/  /'
+		lab_pass=$(grep -cE '^ok ' "$out" || true)
+		lab_fail=$(grep -cE '^not ok ' "$out" || true)
+		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }
+		return 0
+	}
+	timed lab-tests lab_tests
+fi
+
 boot() {
 	rm -rf "$RUN_DIR"
 	mkdir -p "$RUN_DIR"
