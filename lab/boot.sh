@@ -12,7 +12,7 @@
 #   -n N      NUMA nodes (default 2), one socket each; vCPUs (a multiple of
 #             N) and memory are split evenly
 #   -s MIB    ext4 scratch disk (virtio-blk, /dev/vda; default 2048, 0: none)
-#   -w MIB    swap disk (virtio-blk, /dev/vdb; default 1024, 0: none)
+#   -w MIB    swap disk (virtio-blk, /dev/vdb; default 0: none)
 #   -a ARGS   extra kernel command line arguments
 #   VAR=VALUE after -- are put on the command line; the kernel hands them
 #   to the guest's init as environment variables.
@@ -27,7 +27,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=1024
+kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0
 while getopts "k:l:M:p:t:c:m:n:a:s:w:" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;

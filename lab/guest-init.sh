@@ -53,7 +53,7 @@ section() {
 	local name=$1 rc
 	shift
 	echo "mmscale: begin $name"
-	stdbuf -oL -eL "$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
+	"$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
 		sed -u -n -e "s/^\(ok\|not ok\) /mmscale: $name: &/p"
 	rc=${PIPESTATUS[0]}
 	dmesg -n 1

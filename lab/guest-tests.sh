@@ -26,7 +26,8 @@ run_in() {
 		echo "mmscale: error: selftest binary $dir/$bin is missing"
 		return 127
 	fi
-	cd "$kst_copy/$dir" && "./$bin" "$@"
+	# line-buffered, so output of forked test children is not duplicated
+	cd "$kst_copy/$dir" && stdbuf -oL -eL "./$bin" "$@"
 }
 
 if [ -n "${MMSCALE_VMTESTS:-}" ]; then

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# tests/report.t - lab/report.py on recorded console logs (tests/data/):
+# counts, skip reasons, failures, the kernel-log scan and the final line.
+# Needs: python3 and a kernel tree for kunit.py (build/linux, from make tree).
+source "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ksrc=$TOP/build/linux
+check "kernel tree with kunit.py exists (make tree ran)" test -x "$ksrc/tools/testing/kunit/kunit.py"
+
+# report LOG: run the parser on tests/data/LOG.log, output in $tmp/LOG.out
+report() {
+	timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
+		--out "$tmp/$1" --expect kunit,mm,memcontrol > "$tmp/$1.out" 2>&1
+}
+
+report pass
+check "pass: exit 0" test $? -eq 0
+check "pass: final line" test "$(tail -n1 "$tmp/pass.out")" = "6 passed, 0 failed, 3 skipped"
+check "pass: KUnit suite row" has "$tmp/pass.out" '^kunit:slub_test +1 +0 +1$'
+check "pass: selftest rows" has "$tmp/pass.out" '^mm +1 +0 +1$'
+check "pass: KUnit skip reason" has "$tmp/pass.out" "skipped kunit:slub_test: test_kfree_rcu: can't do kfree_rcu\(\) when test is built-in"
+check "pass: run_vmtests skip reason" has "$tmp/pass.out" 'skipped mm: test_vmalloc.sh smoke: CONFIG_TEST_VMALLOC=m'
+
+report warning
+check "warning: exit 1" test $? -eq 1
+check "warning: the WARNING is shown" has "$tmp/warning.out" 'WARNING: CPU: 1 PID: 77 at mm/slub.c:123'
+check "warning: counted as a failure" test "$(tail -n1 "$tmp/warning.out")" = "6 passed, 1 failed, 3 skipped"
+
+report kunit-fail
+check "kunit-fail: exit 1" test $? -eq 1
+check "kunit-fail: names the case" has "$tmp/kunit-fail.out" 'FAILED  kunit:list-kunit-test: list_test_list_add'
+
+report missing-binary
+check "missing-binary: exit 1" test $? -eq 1
+check "missing-binary: names the binary" has "$tmp/missing-binary.out" 'FAILED  guest: selftest binary cgroup/test_memcontrol is missing'
+
+report died
+check "died: exit 1" test $? -eq 1
+check "died: unfinished sections fail" has "$tmp/died.out" 'FAILED  memcontrol: \(section did not run or did not finish\)'
+check "died: the panic is shown" has "$tmp/died.out" 'Kernel panic - not syncing'
+done_testing
