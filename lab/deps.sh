@@ -12,11 +12,11 @@ stage deps "$BUILD/deps.log"
 
 pkgs=(
 	# kernel build
-	gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils kmod git ccache
+	gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils kmod git ccache rsync
 	# kselftests (mm, cgroup) built on the host
 	libnuma-dev libcap-dev
 	# lab: QEMU guest, power-off, parsing, patch checks
-	qemu-system-x86 busybox-static python3 perl util-linux
+	qemu-system-x86 busybox-static python3 perl util-linux e2fsprogs iproute2 coreutils
 	# benchmarks
 	rt-tests stress-ng gnuplot-nox
 )

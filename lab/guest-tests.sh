@@ -30,6 +30,18 @@ run_in() {
 	cd "$kst_copy/$dir" && stdbuf -oL -eL "./$bin" "$@"
 }
 
+# Mechanism facts, the same on base and head: the cache out-of-line
+# page-table locks come from (a link means it is merged with other caches).
+ptl=/sys/kernel/slab/page-\>ptl
+if [ -e "$ptl" ]; then
+	echo "mmscale: fact page->ptl: cache=$(readlink "$ptl" || echo dedicated)" \
+		"aliases=$(cat "$ptl/aliases") object_size=$(cat "$ptl/object_size")" \
+		"slab_size=$(cat "$ptl/slab_size") align=$(cat "$ptl/align")" \
+		"objs_per_slab=$(cat "$ptl/objs_per_slab")"
+else
+	echo "mmscale: fact page->ptl: none (ptlocks embedded in struct ptdesc)"
+fi
+
 if [ -n "${MMSCALE_VMTESTS:-}" ]; then
 	section mm run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
 fi

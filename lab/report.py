@@ -68,6 +68,9 @@ def split_console(lines):
     boot, sections, dmesg, errors = [], {}, None, []
     state, cur = 'boot', None
     for line in lines:
+        if line.startswith('mmscale: fact '):
+            errors.append(('fact', line[len('mmscale: fact '):]))
+            continue
         m = MARK.match(line)
         if m:
             what, arg = m.group(1), (m.group(2) or '').strip()
@@ -285,8 +288,10 @@ def main():
         elif rc not in (0, 4) and not s.failed:
             s.add('FAIL', '(exit status %s with no failed case)' % rc)
 
+    facts = [e[1] for e in errors if isinstance(e, tuple)]
     for e in errors:
-        problems.append('guest: ' + e)
+        if not isinstance(e, tuple):
+            problems.append('guest: ' + e)
 
     klog = dmesg if dmesg is not None else lines
     klog, expected = drop_expected(klog)
@@ -314,6 +319,8 @@ def main():
     passed = sum(s.passed for s in suites)
     failed = sum(s.failed for s in suites) + len(problems)
     skipped = sum(s.skipped for s in suites)
+    for f in facts:
+        rows.append('  fact: ' + f)
     rows.append('results: %s' % out)
     rows.append('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
     write(os.path.join(out, 'summary.txt'), rows)

@@ -3,7 +3,7 @@
 #
 # Usage: lab/run.sh run|check
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
-#          RUN_CONFIGS, default "vm debug") -> boot under QEMU (KUnit at boot,
+#          RUN_CONFIGS, default "vm debug mmscale") -> boot under QEMU (KUnit at boot,
 #          then mm selftests and test_memcontrol) -> report.
 #   check: the same, plus: the lab's own tests (tests/*.t with prove), every
 #          patch through scripts/checkpatch.pl --strict, and "make export" on
@@ -19,10 +19,10 @@ source "$(dirname "$0")/common.sh"
 
 mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
-RUN_CONFIGS=${RUN_CONFIGS:-vm debug}
-VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc}
+RUN_CONFIGS=${RUN_CONFIGS:-vm debug mmscale}
+VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc ptlock}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
-name=$(IFS=-; echo $RUN_CONFIGS)
+name=$(echo $RUN_CONFIGS | tr " " -)
 O=$BUILD/$name
 RUN_DIR=$BUILD/run-$name
 mkdir -p "$BUILD"
@@ -55,7 +55,7 @@ timed tree "$LAB_DIR/tree.sh"
 cp_pass=0 cp_fail=0
 if [ "$mode" = check ]; then
 	export_clean() {
-		STAGE=export
+		stage export
 		"$LAB_DIR/export.sh"
 		if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
 			git -C "$TOP" status --short -- patches >&2
@@ -66,7 +66,7 @@ if [ "$mode" = check ]; then
 	timed export-check export_clean
 	checkpatch() {
 		local p log=$BUILD/checkpatch.log
-		STAGE=checkpatch
+		stage checkpatch
 		: > "$log"
 		while read -r p; do
 			[ -n "$p" ] || continue
