@@ -33,7 +33,7 @@ done
 if [ "$out" = "$PATCHES" ]; then
 	{
 		echo "Linux $(cat "$BUILD/src.version")"
-		echo "source: $(cat "$BUILD/src.origin" | sed 's/@.*//')"
+		echo "source: $(sed -e 's/@.*//' -e 's/ (baseline format [0-9]*)//' "$BUILD/src.origin")"
 	} > "$PATCHES/BASE"
 	say "exported $(wc -l < "$out/series") patch(es) to $out"
 fi

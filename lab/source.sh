@@ -40,7 +40,7 @@ else
 	fi
 	[ -f "$DEB_TARBALL" ] || die "$DEB_PKG is installed but $DEB_TARBALL is missing"
 	pkgver=$(dpkg-query -W -f='${Version}' "$DEB_PKG" 2>/dev/null || echo unknown)
-	origin="deb:$DEB_PKG=$pkgver"
+	origin="deb:$DEB_PKG=$pkgver (baseline format 2)"
 	ver=""   # read from the extracted Makefile below
 fi
 
@@ -81,6 +81,16 @@ else
 	6.12.*) ;;
 	*) die "$DEB_PKG $pkgver contains Linux $ver; the series is for Linux 6.12.y" ;;
 	esac
+fi
+
+# Debian's linux-source ends .gitignore with a packaging rule ("/*" then
+# "!/debian/") that ignores every top-level path, so new files in the work
+# tree would not show in git status.  Drop that block from the baseline:
+# no patch touches .gitignore, so the series applies to pristine trees too.
+if grep -q '^# Debian packaging: ignore everything at the top level' "$tmp/.gitignore" 2>/dev/null; then
+	sed -i '/^# Debian packaging: ignore everything at the top level/,$d' "$tmp/.gitignore"
+	sed -i '${/^#$/d}' "$tmp/.gitignore"
+	say "dropped Debian's top-level ignore rule from .gitignore"
 fi
 
 say "recording Linux $ver as the baseline commit (tag $BASE_TAG)"
