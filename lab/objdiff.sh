@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# lab/objdiff.sh - stage "objdiff": show that a config builds the same code on
+# base (6.12, series not applied) and head (series applied).
+#
+# Usage: lab/objdiff.sh "FRAGMENTS" OBJECT...   e.g. lab/objdiff.sh "vm" mm/memory.o
+# What it does: configures build/objdiff-<fragments>-{base,head} from
+# build/src and build/linux with the same fragments (merge_config.sh),
+# builds only the named objects (make prepare + the .o files), then prints
+# `size` for each and whether their disassembly (objdump -d, addresses and
+# raw bytes dropped) is identical.  Exit 1 if any object differs.
+# What it needs: make source + make tree.  Writes build/objdiff-*/.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+[ $# -ge 2 ] || { echo "usage: $0 \"FRAGMENTS\" OBJECT..." >&2; exit 2; }
+frags=$1
+shift
+name=objdiff-$(echo $frags | tr ' ' -)
+stage objdiff "$BUILD/$name.log"
+for side in base head; do
+	src=$SRC_DIR
+	[ $side = head ] && src=$TREE
+	o=$BUILD/$name-$side
+	mkdir -p "$o"
+	cfg=()
+	for f in $frags; do cfg+=("$TOP/configs/$f.config"); done
+	say "$side: configure ($frags) and build $*"
+	(cd "$src" && scripts/kconfig/merge_config.sh -O "$o" "${cfg[@]}") >> "$STAGE_LOG" 2>&1 ||
+		die "$side: merge_config.sh failed"
+	make -C "$src" O="$o" -j"$(nproc)" prepare "$@" >> "$STAGE_LOG" 2>&1 ||
+		die "$side: building $* failed"
+done
+rc=0
+for obj in "$@"; do
+	b=$BUILD/$name-base/$obj h=$BUILD/$name-head/$obj
+	size "$b" "$h" | sed 's/^/  /'
+	if cmp -s <(objdump -d --no-show-raw-insn "$b" | sed -e '1,3d' -e 's/^ *[0-9a-f]*://') \
+		  <(objdump -d --no-show-raw-insn "$h" | sed -e '1,3d' -e 's/^ *[0-9a-f]*://'); then
+		echo "  $obj: disassembly identical on base and head ($frags)"
+	else
+		echo "  $obj: disassembly DIFFERS on base and head ($frags)"
+		rc=1
+	fi
+done
+exit $rc
