@@ -18,7 +18,7 @@ source "$(dirname "$0")/common.sh"
 base=$(realpath "$1") head=$(realpath "$2")
 RUNS=${RUNS:-3}
 BENCH=${BENCH:-page_fault:3:threads:1,page_fault:3:threads:2,page_fault:3:processes:1,page_fault:3:processes:2}
-OUT=${OUT:-$BUILD/ab/$(date +%Y%m%d-%H%M%S)}
+OUT=$(realpath -m "${OUT:-$BUILD/ab/$(date +%Y%m%d-%H%M%S)}")
 mkdir -p "$OUT/bin"
 stage ab "$OUT/ab.log"
 gcc -O2 -Wall -pthread -o "$OUT/bin/page_fault" "$TOP/bench/page_fault.c" >> "$STAGE_LOG" 2>&1 ||
