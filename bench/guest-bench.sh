@@ -7,13 +7,14 @@
 # /tmp (tmpfs), as will-it-scale expects.
 # What it needs: the helpers of lab/guest-init.sh; the workloads built on
 # the host into MMSCALE_BENCH_BIN (lab/ab.sh does that).
+bin=$(hostpath "${MMSCALE_BENCH_BIN:-/nonexistent}")
 for w in ${MMSCALE_BENCH//,/ }; do
 	IFS=: read -r name kind mode tasks <<< "$w"
 	case $name in
 	page_fault)
-		[ -x "$MMSCALE_BENCH_BIN/page_fault" ] ||
+		[ -x "$bin/page_fault" ] ||
 			{ echo "mmscale: error: $MMSCALE_BENCH_BIN/page_fault is missing"; continue; }
-		"$MMSCALE_BENCH_BIN/page_fault" -k "$kind" -m "$mode" -t "$tasks" \
+		"$bin/page_fault" -k "$kind" -m "$mode" -t "$tasks" \
 			-s "${MMSCALE_BENCH_SECONDS:-5}" -w 1 -d /tmp |
 			sed -n 's/^\(page_fault[0-9]\) \(will-it-scale\.[0-9]*\.[a-z]*\) /mmscale: metric \1 \2 /p'
 		;;

@@ -2,7 +2,9 @@
 # lab/guest-init.sh - PID 1 inside the QEMU guest (runs in the guest only).
 #
 # What it does: the guest's root is the host's root over virtio-9p, read
-# only.  This script mounts the pseudo filesystems, tmpfs on /tmp, cgroup v2,
+# only; it stays visible, unshadowed, under /run/host, and host paths given
+# on the command line are read through hostpath().  This script mounts the
+# pseudo filesystems, tmpfs on /tmp, cgroup v2,
 # debugfs, tracefs and the kernel's own modules (9p tag "modules") on
 # /lib/modules, prints "mmscale: guest up", then sources the plan script
 # named by MMSCALE_PLAN (a kernel command line variable) and powers off.
@@ -22,8 +24,12 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
+# The host's / stays reachable under /run/host: the tmpfs mounts below
+# would hide a checkout that lives in the host's /tmp or /run.
 mount -t tmpfs tmpfs /run
+mkdir -p /run/host
+mount --bind / /run/host
+mount -t tmpfs tmpfs /tmp
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
@@ -48,6 +54,11 @@ echo "mmscale: guest up: Linux $(uname -r), $(nproc) CPUs, ${nodes}, $(awk '/Mem
 
 default_loglevel=$(awk '{print $1}' /proc/sys/kernel/printk)
 
+# hostpath PATH: where the host's PATH is in the guest (see /run/host above)
+hostpath() {
+	printf '/run/host%s' "$1"
+}
+
 # section NAME CMD...: run CMD as one test section (see the header).
 section() {
 	local name=$1 rc
@@ -64,8 +75,8 @@ section() {
 }
 
 if [ -n "${MMSCALE_PLAN:-}" ]; then
-	if [ -r "$MMSCALE_PLAN" ]; then
-		source "$MMSCALE_PLAN"
+	if [ -r "$(hostpath "$MMSCALE_PLAN")" ]; then
+		source "$(hostpath "$MMSCALE_PLAN")"
 	else
 		echo "mmscale: error: plan $MMSCALE_PLAN not readable"
 	fi

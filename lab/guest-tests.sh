@@ -11,10 +11,10 @@
 # must be reclaimable (tmpfs pages are not, without swap)
 kst_copy=/tmp/kselftest
 mountpoint -q /mnt && kst_copy=/mnt/kselftest
-if [ -z "${MMSCALE_KST:-}" ] || [ ! -d "$MMSCALE_KST" ]; then
+if [ -z "${MMSCALE_KST:-}" ] || [ ! -d "$(hostpath "$MMSCALE_KST")" ]; then
 	echo "mmscale: error: kselftest install tree '${MMSCALE_KST:-}' not found"
 else
-	cp -a "$MMSCALE_KST" "$kst_copy"
+	cp -a "$(hostpath "$MMSCALE_KST")" "$kst_copy"
 fi
 
 # run_in DIR BIN ARGS...: run a kselftest binary from its directory, or
