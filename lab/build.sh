@@ -63,8 +63,14 @@ step() {
 
 step "config: merge_config.sh ${*/%/.config}" \
 	env -C "$KSRC" scripts/kconfig/merge_config.sh -O "$O" "${frags[@]}"
-if grep -q '^Value requested for' "$STAGE_LOG"; then
-	grep -A2 '^Value requested for' "$STAGE_LOG" >&2
+# Every requested value must be in .config.  A symbol requested off whose
+# dependencies are unmet is absent altogether, and that is off too.
+lost=$(awk '/^Value requested for/ { sym = $4 }
+	/^Requested value:/ { req = $0; sub(/^Requested value: */, "", req) }
+	/^Actual value:/ { act = $0; sub(/^Actual value: */, "", act)
+		if (!(req ~ /is not set$/ && act == "")) print sym ": wanted \"" req "\", got \"" act "\"" }' "$STAGE_LOG")
+if [ -n "$lost" ]; then
+	echo "$lost" >&2
 	die "some requested config values are not in the final .config (a dependency is missing from configs/)"
 fi
 
