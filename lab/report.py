@@ -64,12 +64,12 @@ class Suite:
 
 
 def split_console(lines):
-    """Return (kernel_boot_lines, {section: (lines, rc)}, dmesg_lines, errors)."""
-    boot, sections, dmesg, errors = [], {}, None, []
+    """Return (kernel_boot_lines, {section: (lines, rc)}, dmesg_lines, errors, facts)."""
+    boot, sections, dmesg, errors, facts = [], {}, None, [], []
     state, cur = 'boot', None
     for line in lines:
         if line.startswith('mmscale: fact '):
-            errors.append(('fact', line[len('mmscale: fact '):]))
+            facts.append(line[len('mmscale: fact '):])
             continue
         m = MARK.match(line)
         if m:
@@ -102,7 +102,7 @@ def split_console(lines):
             sections[cur][0].append(line)
         elif state == 'dmesg':
             dmesg.append(line)
-    return boot, sections, dmesg, errors
+    return boot, sections, dmesg, errors, facts
 
 
 PLAN_RE = re.compile(r'^1\.\.\d+$')
@@ -241,7 +241,7 @@ def main():
 
     with open(args.console, errors='replace') as f:
         lines = [l.rstrip('\n').rstrip('\r') for l in f]
-    boot, sections, dmesg, errors = split_console(lines)
+    boot, sections, dmesg, errors, facts = split_console(lines)
     expect = [e for e in args.expect.split(',') if e]
     suites, problems = [], []
 
@@ -288,10 +288,8 @@ def main():
         elif rc not in (0, 4) and not s.failed:
             s.add('FAIL', '(exit status %s with no failed case)' % rc)
 
-    facts = [e[1] for e in errors if isinstance(e, tuple)]
     for e in errors:
-        if not isinstance(e, tuple):
-            problems.append('guest: ' + e)
+        problems.append('guest: ' + e)
 
     klog = dmesg if dmesg is not None else lines
     klog, expected = drop_expected(klog)
