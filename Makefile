@@ -5,17 +5,20 @@
 #   make deps | source | tree | export
 #   make build CONFIGS="vm debug"   one kernel under build/<configs joined by ->
 #   make test                   the lab's own tests only (prove tests/)
+#   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
+#                               A/B benchmark, LKP tables (lab/bench.sh)
+#   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs
 
 SHELL := /bin/bash
 CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 
-.PHONY: all run check deps source tree export build test help clean
+.PHONY: all run check deps source tree export build test bench compare help clean
 
 all: help
 
 help:
-	@sed -n '1,12p' Makefile
+	@sed -n '1,15p' Makefile
 
 run:
 	lab/run.sh run
@@ -40,6 +43,13 @@ build:
 
 test:
 	prove -v tests/*.t
+
+bench:
+	lab/bench.sh
+
+compare:
+	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
+	lab/compare.py report $(A) $(B) --plots $(or $(B),$(A))
 
 clean:
 	rm -rf build

@@ -1,23 +1,18 @@
 # bench/guest-bench.sh - benchmark plan sourced by lab/guest-init.sh in the guest.
 #
-# What it does: runs the workloads named in MMSCALE_BENCH (comma separated,
-# each "page_fault:KIND:MODE:TASKS", e.g. page_fault:3:threads:2) with
-# MMSCALE_BENCH_SECONDS samples after one warm-up second, and prints every
-# result as "mmscale: metric WORKLOAD KEY VALUE" for lab/compare.py.  Files go to
-# /tmp (tmpfs), as will-it-scale expects.
+# What it does: reads the run's settings from the host file named by
+# MMSCALE_BENCH_ENV (lab/ab.sh writes it: MMSCALE_BENCH, MMSCALE_BENCH_BIN,
+# ...), translates host paths with hostpath(), and runs bench/workloads.sh,
+# whose "mmscale: metric/counter/ops/error" lines go to the console for
+# lab/compare.py.  /tmp is a tmpfs in the guest (lab/guest-init.sh).
 # What it needs: the helpers of lab/guest-init.sh; the workloads built on
-# the host into MMSCALE_BENCH_BIN (lab/ab.sh does that).
-bin=$(hostpath "${MMSCALE_BENCH_BIN:-/nonexistent}")
-for w in ${MMSCALE_BENCH//,/ }; do
-	IFS=: read -r name kind mode tasks <<< "$w"
-	case $name in
-	page_fault)
-		[ -x "$bin/page_fault" ] ||
-			{ echo "mmscale: error: $MMSCALE_BENCH_BIN/page_fault is missing"; continue; }
-		"$bin/page_fault" -k "$kind" -m "$mode" -t "$tasks" \
-			-s "${MMSCALE_BENCH_SECONDS:-5}" -w 1 -d /tmp |
-			sed -n 's/^\(page_fault[0-9]\) \(will-it-scale\.[0-9]*\.[a-z]*\) /mmscale: metric \1 \2 /p'
-		;;
-	*) echo "mmscale: error: unknown workload $w" ;;
-	esac
-done
+# the host (lab/ab.sh does that).
+if [ -r "$(hostpath "${MMSCALE_BENCH_ENV:-/nonexistent}")" ]; then
+	set -a
+	source "$(hostpath "$MMSCALE_BENCH_ENV")"
+	set +a
+	MMSCALE_BENCH_BIN=$(hostpath "$MMSCALE_BENCH_BIN") MMSCALE_BENCH_TMP=/tmp \
+		bash "$(hostpath "$(dirname "$MMSCALE_PLAN")")/workloads.sh"
+else
+	echo "mmscale: error all the bench settings ${MMSCALE_BENCH_ENV:-(MMSCALE_BENCH_ENV unset)} are not readable"
+fi

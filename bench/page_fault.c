@@ -10,41 +10,40 @@
  *   pf2: private mapping of the task's own unlinked sparse file;
  *   pf3: shared mapping of the task's own unlinked sparse file.
  * Tasks are threads (-m threads) or processes (-m processes).  Each task
- * counts its operations in its own 128-byte slot of a shared page; the
+ * counts its operations in its own 128-byte slot (bench/sampler.h); the
  * parent samples the sum once a second, drops the first -w samples as
  * warm-up and prints ops/s per sample and their mean.
  *
- * Usage: page_fault [-k 1|2|3] [-m threads|processes] [-t TASKS]
- *                    [-s SECONDS] [-w WARMUP] [-d DIR]
+ * -b MIB changes the mapping size (default 128).  -c PREFIX moves process
+ * i into the cgroup directory PREFIX<i> before it starts (processes mode
+ * only): with -k 1 -b 64 that is the 2009 parallel page-fault test, one
+ * task per memory cgroup ("memcg-parallel-fault" in bench/workloads.sh).
+ *
+ * Usage: page_fault [-k 1|2|3] [-m threads|processes] [-t TASKS] [-b MIB]
+ *                   [-s SECONDS] [-w WARMUP] [-d DIR] [-c CGROUP_PREFIX]
  * The file lives in DIR (default /tmp; the lab mounts tmpfs there).
- * Output, one line per sample, then the mean with an LKP-style key:
+ * Output, one line per sample, then the mean with LKP-style keys and the
+ * operations counted from start to end (warm-up included, for counters):
  *   sample N ops_per_sec X
  *   page_fault3 will-it-scale.2.threads MEAN
+ *   page_fault3 will-it-scale.per_thread_ops MEAN/TASKS
+ *   total_ops N
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#define MAP_BYTES	(128UL << 20)
-#define SLOT		128
+#include "sampler.h"
 
 static int kind = 3, nr_tasks = 1, seconds = 5, warmup = 1, use_threads = 1;
-static const char *dir = "/tmp";
-static char *slots;
+static unsigned long map_bytes = 128UL << 20;
+static const char *dir = "/tmp", *cgroup_prefix;
 static long page_size;
 
 static void die(const char *what)
 {
-	fprintf(stderr, "page_fault: %s: %s\n", what, strerror(errno));
-	exit(1);
+	sampler_die("page_fault", what);
 }
 
 static int task_file(void)
@@ -57,69 +56,75 @@ static int task_file(void)
 	if (fd < 0)
 		die("mkstemp");
 	unlink(path);
-	if (ftruncate(fd, MAP_BYTES))
+	if (ftruncate(fd, map_bytes))
 		die("ftruncate");
 	return fd;
 }
 
+/* join_cgroup: move the calling process into PREFIX<i>. */
+static void join_cgroup(int i)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%d/cgroup.procs", cgroup_prefix, i);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+		die(path);
+}
+
 static void *task(void *arg)
 {
-	volatile unsigned long *ops = (unsigned long *)(slots + (long)arg * SLOT);
+	volatile unsigned long *ops = sampler_counter((long)arg);
 	int fd = kind == 1 ? -1 : task_file();
 	int flags = kind == 3 ? MAP_SHARED : MAP_PRIVATE;
 
 	if (kind == 1)
 		flags |= MAP_ANONYMOUS;
 	for (;;) {
-		char *p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE, flags, fd, 0);
+		char *p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, flags, fd, 0);
 		unsigned long off;
 
 		if (p == MAP_FAILED)
 			die("mmap");
-		for (off = 0; off < MAP_BYTES; off += page_size) {
+		for (off = 0; off < map_bytes; off += page_size) {
 			p[off] = 0;
 			(*ops)++;
 		}
-		munmap(p, MAP_BYTES);
+		munmap(p, map_bytes);
 	}
 	return NULL;
 }
 
-static unsigned long total_ops(void)
-{
-	unsigned long sum = 0;
-	int i;
-
-	for (i = 0; i < nr_tasks; i++)
-		sum += *(volatile unsigned long *)(slots + i * SLOT);
-	return sum;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long prev, now;
-	double mean = 0;
+	const char *mode;
 	pid_t *pids;
+	double mean;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "k:m:t:s:w:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:m:t:b:s:w:d:c:")) != -1) {
 		switch (opt) {
 		case 'k': kind = atoi(optarg); break;
-		case 'm': use_threads = !strcmp(optarg, "threads"); break;
+		case 'm':
+			if (strcmp(optarg, "threads") && strcmp(optarg, "processes"))
+				goto usage;
+			use_threads = !strcmp(optarg, "threads");
+			break;
 		case 't': nr_tasks = atoi(optarg); break;
+		case 'b': map_bytes = strtoul(optarg, NULL, 10) << 20; break;
 		case 's': seconds = atoi(optarg); break;
 		case 'w': warmup = atoi(optarg); break;
 		case 'd': dir = optarg; break;
+		case 'c': cgroup_prefix = optarg; break;
 		default: goto usage;
 		}
 	}
-	if (kind < 1 || kind > 3 || nr_tasks < 1 || seconds < 1 || warmup < 0)
+	if (kind < 1 || kind > 3 || nr_tasks < 1 || seconds < 1 || warmup < 0 ||
+	    !map_bytes || (cgroup_prefix && use_threads))
 		goto usage;
 	page_size = sysconf(_SC_PAGESIZE);
-	slots = mmap(NULL, (size_t)nr_tasks * SLOT, PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (slots == MAP_FAILED)
-		die("mmap counters");
+	sampler_init("page_fault", nr_tasks);
 	pids = calloc(nr_tasks, sizeof(*pids));
 	for (i = 0; i < nr_tasks; i++) {
 		if (use_threads) {
@@ -131,29 +136,30 @@ int main(int argc, char **argv)
 			pids[i] = fork();
 			if (pids[i] < 0)
 				die("fork");
-			if (!pids[i])
+			if (!pids[i]) {
+				sampler_child();
+				if (cgroup_prefix)
+					join_cgroup(i);
 				task((void *)(long)i);
+			}
 		}
 	}
-	prev = total_ops();
-	for (i = 0; i < warmup + seconds; i++) {
-		sleep(1);
-		now = total_ops();
-		if (i >= warmup) {
-			printf("sample %d ops_per_sec %lu\n", i - warmup, now - prev);
-			mean += (double)(now - prev) / seconds;
-		}
-		prev = now;
-	}
-	printf("page_fault%d will-it-scale.%d.%s %.0f\n", kind, nr_tasks,
-	       use_threads ? "threads" : "processes", mean);
+	mean = sampler_run(warmup, seconds);
+	mode = use_threads ? "threads" : "processes";
+	printf("page_fault%d will-it-scale.%d.%s %.0f\n", kind, nr_tasks, mode, mean);
+	printf("page_fault%d will-it-scale.per_%s_ops %.0f\n", kind,
+	       use_threads ? "thread" : "process", mean / nr_tasks);
+	printf("total_ops %lu\n", sampler_total());
 	fflush(stdout);
-	if (!use_threads)
+	if (!use_threads) {
 		for (i = 0; i < nr_tasks; i++)
 			kill(pids[i], SIGKILL);
+		for (i = 0; i < nr_tasks; i++)
+			waitpid(pids[i], NULL, 0);
+	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-k 1|2|3] [-m threads|processes] [-t TASKS] [-s SECONDS] [-w WARMUP] [-d DIR]\n",
+	fprintf(stderr, "usage: %s [-k 1|2|3] [-m threads|processes] [-t TASKS] [-b MIB] [-s SECONDS] [-w WARMUP] [-d DIR] [-c CGROUP_PREFIX (processes)]\n",
 		argv[0]);
 	return 2;
 }

@@ -1,42 +1,88 @@
 #!/usr/bin/env bash
-# lab/ab.sh - A/B benchmark: boot a base and a head kernel interleaved and compare.
+# lab/ab.sh - stage "ab": boot a base and a head kernel interleaved, run the
+# benchmark workloads in each boot, save the results and print the tables.
 #
-# Usage: lab/ab.sh BASE_BZIMAGE HEAD_BZIMAGE
+# Usage: lab/ab.sh BASE HEAD
+#   BASE, HEAD     a kernel build directory (build/<name>: its bzImage and
+#                  modroot are used) or a bzImage file (no modules: the
+#                  vmalloc workload then reports an error)
 #   RUNS=N         boots per side (default 3), interleaved A B A B ...
-#   BENCH=LIST     workloads for bench/guest-bench.sh (default: page_fault3
+#   BENCH=LIST     workload list for bench/workloads.sh (default: page_fault3
 #                  threads and processes at 1 and 2 tasks)
-#   SECONDS_PER=N  samples per workload after 1 s warm-up (default 5)
-#   OUT=DIR        where the console logs go (default build/ab/<time>)
+#   SECONDS_PER=N  samples per sampled workload after 1 s warm-up (default 5)
+#   OUT=DIR        result directory (default build/results/<time>)
+#   BOOT_TIMEOUT=S per boot (default 1500)
+#   META=JSON      extra facts for results.json (lab/bench.sh passes the
+#                  kernel versions and configs)
 # What it does: builds bench/*.c on the host into OUT/bin (the guest runs
-# them over the 9p root), boots each kernel RUNS times with lab/boot.sh and
-# the bench/guest-bench.sh plan, then prints lab/compare.py's table.  Under
-# TCG the numbers are emulation timings and are labelled so.
+# them over the 9p root), writes the settings to OUT/bench.env, boots each
+# kernel RUNS times with bench/guest-bench.sh as the plan, then has
+# lab/compare.py collect every console log into OUT/results.json (failed or
+# incomplete boots are recorded, never dropped) and print the LKP tables
+# into OUT/compare.txt.  Under TCG the tables say the times are emulated.
 # What it needs: gcc, qemu (lab/deps.sh).  Writes OUT/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-[ $# = 2 ] || { echo "usage: $0 BASE_BZIMAGE HEAD_BZIMAGE" >&2; exit 2; }
-base=$(realpath "$1") head=$(realpath "$2")
+[ $# = 2 ] || { echo "usage: $0 BASE HEAD (build directories or bzImages)" >&2; exit 2; }
 RUNS=${RUNS:-3}
-BENCH=${BENCH:-page_fault:3:threads:1,page_fault:3:threads:2,page_fault:3:processes:1,page_fault:3:processes:2}
-OUT=$(realpath -m "${OUT:-$BUILD/ab/$(date +%Y%m%d-%H%M%S)}")
+BENCH=${BENCH:-page_fault3:threads:1,page_fault3:threads:2,page_fault3:processes:1,page_fault3:processes:2}
+OUT=$(realpath -m "${OUT:-$BUILD/results/$(date +%Y%m%d-%H%M%S)}")
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number, not '$RUNS'"
 mkdir -p "$OUT/bin"
 stage ab "$OUT/ab.log"
-gcc -O2 -Wall -pthread -o "$OUT/bin/page_fault" "$TOP/bench/page_fault.c" >> "$STAGE_LOG" 2>&1 ||
-	die "building bench/page_fault.c failed"
-base_logs=() head_logs=()
+
+# kernel_args DIR|BZIMAGE: the boot.sh options for that kernel
+kernel_args() {
+	if [ -d "$1" ]; then
+		[ -f "$1/arch/x86/boot/bzImage" ] || die "$1 has no arch/x86/boot/bzImage"
+		echo "-k $(realpath "$1/arch/x86/boot/bzImage")"
+		[ -d "$1/modroot/lib/modules" ] && echo "-M $(realpath "$1/modroot")"
+	elif [ -f "$1" ]; then
+		echo "-k $(realpath "$1")"
+	else
+		die "no kernel at $1"
+	fi
+	return 0
+}
+base_args=$(kernel_args "$1") head_args=$(kernel_args "$2")
+
+for w in page_fault shm_pread; do
+	gcc -O2 -Wall -pthread -o "$OUT/bin/$w" "$TOP/bench/$w.c" >> "$STAGE_LOG" 2>&1 ||
+		die "building bench/$w.c failed"
+done
+cat > "$OUT/bench.env" <<EOF
+MMSCALE_BENCH=$BENCH
+MMSCALE_BENCH_BIN=$OUT/bin
+MMSCALE_BENCH_SECONDS=${SECONDS_PER:-5}
+${MMSCALE_KPROBES:+MMSCALE_KPROBES="$MMSCALE_KPROBES"}
+${MMSCALE_SLABS:+MMSCALE_SLABS="$MMSCALE_SLABS"}
+${MMSCALE_HACKBENCH_LOOPS:+MMSCALE_HACKBENCH_LOOPS=$MMSCALE_HACKBENCH_LOOPS}
+${MMSCALE_VMALLOC_LOOPS:+MMSCALE_VMALLOC_LOOPS=$MMSCALE_VMALLOC_LOOPS}
+EOF
+
+runs=()
 for ((i = 1; i <= RUNS; i++)); do
 	for side in base head; do
-		k=$base
-		[ $side = head ] && k=$head
-		say "run $i/$RUNS: $side"
-		"$LAB_DIR/boot.sh" -k "$k" -l "$OUT/$side-$i.log" -p "$TOP/bench/guest-bench.sh" -t 1200 -s 0 \
-			-- MMSCALE_BENCH="$BENCH" MMSCALE_BENCH_BIN="$OUT/bin" MMSCALE_BENCH_SECONDS="${SECONDS_PER:-5}" ||
-			die "boot of $side run $i failed"
+		args=$base_args
+		[ $side = head ] && args=$head_args
+		say "run $i/$RUNS: $side ($BENCH)"
+		log=$OUT/$side-$i.log
+		# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
+		if "$LAB_DIR/boot.sh" $args -l "$log" -p "$TOP/bench/guest-bench.sh" \
+			-t "${BOOT_TIMEOUT:-1500}" -s 0 -- MMSCALE_BENCH_ENV="$OUT/bench.env" 2>> "$STAGE_LOG"; then
+			runs+=("$side:$i:$log:")
+		else
+			say "run $i/$RUNS: $side FAILED (kept in the report; log: $log)"
+			runs+=("$side:$i:$log:boot failed or timed out (lab/boot.sh)")
+		fi
 		# probe KVM once, then keep what the first boot used
-		[ -n "${ACCEL:-}" ] || export ACCEL=$(grep -q -- '-accel kvm' "$OUT/$side-$i.log" && echo kvm || echo tcg)
-		if [ $side = base ]; then base_logs+=("$OUT/$side-$i.log"); else head_logs+=("$OUT/$side-$i.log"); fi
+		[ -n "${ACCEL:-}" ] || export ACCEL=$(grep -q -- '-accel kvm' "$log" 2>/dev/null && echo kvm || echo tcg)
 	done
 done
-accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" && echo "KVM" || echo "QEMU TCG (emulated: not a performance figure)")
-"$LAB_DIR/compare.py" --base "${base_logs[@]}" --head "${head_logs[@]}" \
-	--where "$accel, 2 vCPUs on 2 nodes; command: RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2" | tee "$OUT/compare.txt"
+accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" 2>/dev/null && echo kvm || echo tcg)
+"$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel "$accel" \
+	--command "${BENCH_COMMAND:-RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
+	--meta "${META:-{\}}" --where "QEMU ($accel), 2 vCPUs on 2 nodes, 3 GiB" "${runs[@]}" ||
+	die "collecting the results failed"
+"$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt"
+say "results: $OUT/results.json, table: $OUT/compare.txt"

@@ -1,70 +1,334 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""lab/compare.py - stage "compare": LKP-style A/B table from guest console logs.
+"""lab/compare.py - stage "compare": collect benchmark logs into results.json
+and print LKP-style A/B tables from saved results.
 
-What it does: reads "mmscale: metric WORKLOAD KEY VALUE" lines from the
-console logs of interleaved base and head boots (lab/ab.sh), and prints,
-per workload, the 0-day/LKP table: base mean (with +-%stddev when over 2%),
-%change, head mean (+-%stddev), metric key.  A change is marked
-significant ("*") only when each side's median lies outside the other
-side's min-max range.  Title lines say where it was measured.
-What it needs: python3.  Writes nothing; prints the table.
+  compare.py collect --out results.json [--accel tcg|kvm|host] [--command CMD]
+                     [--where TEXT] [--meta JSON] SIDE:N:LOG:FAILURE...
+      Reads the "mmscale: metric/ops/counter/info/error" lines that
+      bench/workloads.sh printed into each LOG (a guest console or a host
+      run) and saves every run, failed ones included, with the facts given.
+      SIDE is base, head or host; FAILURE is empty for a run that completed.
+  compare.py report A [B] [--plots DIR] [--all-counters]
+      A and B are result directories (or results.json files).  Base runs are
+      A's "base" runs (else its "host" runs), head runs are B's "head" runs
+      (else its "host" runs); B defaults to A.  Prints, per workload, the
+      0-day/LKP table: base mean (with +-%stddev when over 2%), %change,
+      head mean (+-%stddev), metric key.  A change is marked "*"
+      (significant) only when each side's median lies outside the other
+      side's min-max range (needs 2+ runs a side).  Then the mechanism
+      counters per 1000 operations, and the failed runs and workloads.  For
+      sweeps (workloads that differ only in "@param=value") it writes one
+      gnuplot PNG per metric into DIR.
+
+What it needs: python3; gnuplot for the plots.  collect writes the JSON
+file; report writes only the PNGs (and their .dat/.gp inputs).
 """
 import argparse
+import datetime
+import json
+import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 
-METRIC = re.compile(r'^mmscale: metric (\S+) (\S+) ([0-9.]+)$')
+LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|uname) (.*)$')
+KERNEL_REPORT = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|'
+                           r'possible circular locking|soft lockup|hung_task)')
+# vm events shown by default in the counter table (all are kept in the JSON)
+VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_normal|pgfree|'
+                          r'nr_tlb_\w+|thp_fault_alloc|pgactivate|pgscan_\w+|pgsteal_\w+|'
+                          r'workingset_refault_\w+|oom_kill|vmalloc_\w+|memcg_stock_\w+|'
+                          r'slab_\w+)$')
+TCG_LABEL = 'TCG — emulated; times are not performance'
 
 
-def read(paths):
-    vals = {}
-    for path in paths:
-        with open(path, errors='replace') as f:
-            for line in f:
-                m = METRIC.match(line.rstrip('\r\n'))
-                if m:
-                    vals.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
-    return vals
+def parse_log(path):
+    """One run's content: workloads with metrics/ops/counters/errors."""
+    run = {'workloads': {}, 'errors': [], 'info': [], 'kernel_reports': [], 'done': False}
+
+    def wl(name):
+        return run['workloads'].setdefault(
+            name, {'metrics': {}, 'ops': None, 'counters': {}, 'errors': [], 'info': []})
+    try:
+        f = open(path, errors='replace')
+    except OSError as e:
+        run['errors'].append('log unreadable: %s' % e)
+        return run
+    with f:
+        for raw in f:
+            line = raw.rstrip('\r\n')
+            if line == 'mmscale: bench done':
+                run['done'] = True
+                continue
+            m = LINE.match(line)
+            if not m:
+                if KERNEL_REPORT.search(line) and len(run['kernel_reports']) < 20:
+                    run['kernel_reports'].append(line.strip())
+                continue
+            kind, rest = m.groups()
+            if kind == 'uname':
+                run['uname'] = rest
+                continue
+            name, _, tail = rest.partition(' ')
+            if kind in ('metric', 'counter'):
+                key, _, value = tail.partition(' ')
+                try:
+                    v = float(value)
+                except ValueError:
+                    run['errors'].append('unparsable %s line: %s' % (kind, line))
+                    continue
+                wl(name)['metrics' if kind == 'metric' else 'counters'][key] = v
+            elif kind == 'ops':
+                try:
+                    wl(name)['ops'] = float(tail)
+                except ValueError:
+                    wl(name)['errors'].append('no operation count')
+            elif name == 'all':
+                run['errors' if kind == 'error' else 'info'].append(tail)
+            else:
+                wl(name)['errors' if kind == 'error' else 'info'].append(tail)
+    return run
 
 
-def fmt(vs):
+def collect(args):
+    runs = []
+    for spec in args.runs:
+        parts = spec.split(':', 3)
+        if len(parts) != 4 or parts[0] not in ('base', 'head', 'host') or not parts[1].isdigit():
+            print('compare: bad run "%s" (want SIDE:N:LOG:FAILURE)' % spec, file=sys.stderr)
+            return 2
+        side, n, log, failure = parts
+        run = parse_log(log)
+        run.update(side=side, run=int(n), log=os.path.basename(log), failed=failure or None)
+        if not run['failed'] and not run['done']:
+            run['failed'] = 'incomplete: no "mmscale: bench done" in the log'
+        runs.append(run)
+    try:
+        meta = json.loads(args.meta)
+    except ValueError as e:
+        print('compare: --meta is not JSON: %s' % e, file=sys.stderr)
+        return 2
+    doc = {'format': 1, 'created': datetime.datetime.now().astimezone().isoformat(timespec='seconds'),
+           'command': args.command, 'accel': args.accel, 'where': args.where, 'meta': meta,
+           'runs': runs}
+    with open(args.out, 'w') as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write('\n')
+    return 0
+
+
+def load(path):
+    if os.path.isdir(path):
+        path = os.path.join(path, 'results.json')
+    with open(path) as f:
+        doc = json.load(f)
+    doc['path'] = path
+    return doc
+
+
+def pick(doc, side):
+    runs = [r for r in doc['runs'] if r['side'] == side]
+    return runs or [r for r in doc['runs'] if r['side'] == 'host']
+
+
+def num(v):
+    if abs(v) >= 1000:
+        return '%.0f' % v
+    if abs(v) >= 10:
+        return '%.1f' % v
+    return '%.3g' % v
+
+
+def cell(vs):
     mean = statistics.mean(vs)
-    sd = statistics.stdev(vs) / mean * 100 if len(vs) > 1 and mean else 0.0
-    return '%14.0f %s' % (mean, '± %2.0f%%' % sd if sd > 2 else '     ')
+    sd = statistics.stdev(vs) / abs(mean) * 100 if len(vs) > 1 and mean else 0.0
+    return '%14s %s' % (num(mean), '± %2.0f%%' % sd if sd > 2 else '     ')
 
 
 def significant(a, b):
+    if len(a) < 2 or len(b) < 2:
+        return False
     return (not min(b) <= statistics.median(a) <= max(b) and
             not min(a) <= statistics.median(b) <= max(a))
 
 
+def change(a, b):
+    ma, mb = statistics.mean(a), statistics.mean(b)
+    if ma == 0:
+        return '%16s' % ('0' if mb == 0 else 'new')
+    return '%+15.1f%%' % ((mb - ma) / abs(ma) * 100)
+
+
+def values(runs, workload, what, key):
+    out = []
+    for r in runs:
+        w = r['workloads'].get(workload)
+        if r['failed'] or not w or w['errors']:
+            continue
+        if what == 'metrics':
+            if key in w['metrics']:
+                out.append(w['metrics'][key])
+        else:
+            ops = w.get('ops')
+            if ops:
+                out.append(w['counters'].get(key, 0.0) * 1000.0 / ops)
+    return out
+
+
+def sort_key(workload):
+    name, _, param = workload.partition('@')
+    _, _, v = param.partition('=')
+    return (name, 0 if v.isdigit() else 1, int(v) if v.isdigit() else 0, v)
+
+
+def table_header(title):
+    print('\n%s\n%21s %16s %21s' % (title, 'base', '%change', 'head'))
+    print('%21s %16s %21s' % ('-' * 18, '-' * 14, '-' * 18))
+
+
+def report(args):
+    a = load(args.a)
+    b = load(args.b or args.a)
+    base, head = pick(a, 'base'), pick(b, 'head')
+    if not base or not head:
+        print('compare: no %s runs in %s' % ('base' if not base else 'head',
+                                              a['path'] if not base else b['path']), file=sys.stderr)
+        return 1
+    accels = {a.get('accel'), b.get('accel')}
+    nfail = lambda runs: sum(1 for r in runs if r['failed'])
+    print('# LKP-style A/B: %d base runs (%d failed), %d head runs (%d failed)%s' % (
+        len(base), nfail(base), len(head), nfail(head),
+        ', interleaved boots' if args.b in (None, args.a) and a.get('accel') != 'host' else ''))
+    if 'tcg' in accels:
+        print('# %s' % TCG_LABEL)
+    for label, doc, runs in (('base', a, base), ('head', b, head)):
+        unames = sorted({r['uname'].split(' ')[0] for r in runs if r.get('uname')}) or ['?']
+        print('# %s: %s (%s runs; kernel %s; %s)' % (
+            label, os.path.dirname(doc['path']) or '.', runs[0]['side'], ' '.join(unames),
+            doc.get('where') or doc.get('accel')))
+        for k, v in sorted(doc.get('meta', {}).items()):
+            if k.split('.')[0] in (label, runs[0]['side'], 'all'):
+                print('#   %s: %s' % (k, v))
+        if doc.get('command'):
+            print('#   command: %s' % doc['command'])
+    workloads = sorted({w for r in base + head for w in r['workloads']}, key=sort_key)
+    shown = 0
+    for w in workloads:
+        keys = sorted({k for r in base + head for k in r['workloads'].get(w, {}).get('metrics', {})})
+        if not keys:
+            continue
+        table_header(w)
+        for key in keys:
+            va, vb = values(base, w, 'metrics', key), values(head, w, 'metrics', key)
+            if not va or not vb:
+                print('%40s   %s (no result on %s)' % ('', key, 'base' if not va else 'head'))
+                continue
+            print('%s %s%s %s  %s' % (cell(va), change(va, vb), '*' if significant(va, vb) else ' ',
+                                      cell(vb), key))
+            shown += 1
+    print('\n* = significant: each median outside the other side\'s min-max (2+ runs a side)')
+    counter_tables(base, head, workloads, args.all_counters)
+    failures(base, head)
+    if args.plots:
+        plots(base, head, workloads, args.plots)
+    return 0 if shown else 1
+
+
+def counter_tables(base, head, workloads, show_all):
+    printed = False
+    for w in workloads:
+        keys = sorted({k for r in base + head for k in r['workloads'].get(w, {}).get('counters', {})})
+        rows = []
+        for key in keys:
+            if not show_all and key.startswith('proc-vmstat.') and not VMSTAT_SHOWN.match(key):
+                continue
+            va, vb = values(base, w, 'counters', key), values(head, w, 'counters', key)
+            if not va or not vb or (not any(va) and not any(vb)):
+                continue
+            rows.append('%s %s%s %s  %s' % (cell(va), change(va, vb), '*' if significant(va, vb) else ' ',
+                                            cell(vb), key))
+        if rows:
+            if not printed:
+                print('\n# mechanism counters, per 1000 operations of the workload '
+                      '(deltas around each run; all of them are in results.json)')
+                printed = True
+            table_header(w + ' (per 1000 ops)')
+            print('\n'.join(rows))
+
+
+def failures(base, head):
+    lines = []
+    for r in base + head:
+        tag = '%s run %d (%s)' % (r['side'], r['run'], r['log'])
+        if r['failed']:
+            lines.append('%s: %s' % (tag, r['failed']))
+        lines.extend('%s: %s' % (tag, e) for e in r['errors'])
+        for w, d in sorted(r['workloads'].items()):
+            lines.extend('%s: %s: %s' % (tag, w, e) for e in d['errors'])
+        if r['kernel_reports']:
+            lines.append('%s: kernel log has %d report(s), first: %s' % (
+                tag, len(r['kernel_reports']), r['kernel_reports'][0]))
+    print('\n# failed runs and workloads: %s' % ('none' if not lines else len(lines)))
+    for line in lines:
+        print('  ' + line)
+
+
+def plots(base, head, workloads, outdir):
+    sweeps = {}
+    for w in workloads:
+        name, sep, param = w.partition('@')
+        if sep:
+            sweeps.setdefault(name, []).append(w)
+    gnuplot = shutil.which('gnuplot')
+    for name, points in sorted(sweeps.items()):
+        if len(points) < 2:
+            continue
+        if not gnuplot:
+            print('# plot %s: gnuplot is not installed (apt-get install gnuplot-nox)' % name)
+            continue
+        pname = points[0].partition('@')[2].partition('=')[0]
+        keys = sorted({k for r in base + head for w in points for k in r['workloads'].get(w, {}).get('metrics', {})})
+        for key in keys:
+            stem = os.path.join(outdir, re.sub(r'[^A-Za-z0-9_.-]', '_', '%s.%s' % (name, key)))
+            rows = []
+            for w in points:
+                va, vb = values(base, w, 'metrics', key), values(head, w, 'metrics', key)
+                fmt = lambda v: ('%g %g' % (statistics.mean(v), statistics.stdev(v) if len(v) > 1 else 0)
+                                 if v else 'NaN NaN')
+                rows.append('%s %s %s' % (w.partition('=')[2], fmt(va), fmt(vb)))
+            with open(stem + '.dat', 'w') as f:
+                f.write('# %s  base_mean base_sd head_mean head_sd\n' % pname + '\n'.join(rows) + '\n')
+            with open(stem + '.gp', 'w') as f:
+                f.write('set terminal png size 800,500\nset output "%s.png"\n' % stem +
+                        'set title "%s: %s"\nset xlabel "%s"\nset ylabel "%s"\n' % (name, key, pname, key) +
+                        'set key outside\nset grid\n'
+                        'plot "%s.dat" using 0:2:3:xtic(1) with yerrorlines title "base", ' % stem +
+                        '"" using 0:4:5:xtic(1) with yerrorlines title "head"\n')
+            r = subprocess.run([gnuplot, stem + '.gp'], capture_output=True, text=True)
+            print('# plot: %s.png%s' % (stem, '' if r.returncode == 0 else
+                                         ' FAILED: ' + r.stderr.strip().splitlines()[-1]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--base', nargs='+', required=True, help='console logs of base boots')
-    ap.add_argument('--head', nargs='+', required=True, help='console logs of head boots')
-    ap.add_argument('--where', default='QEMU TCG, 2 vCPUs, emulated: not a performance figure')
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    c = sub.add_parser('collect', help='console logs -> results.json')
+    c.add_argument('--out', required=True)
+    c.add_argument('--accel', default='tcg', choices=['tcg', 'kvm', 'host'])
+    c.add_argument('--command', default='')
+    c.add_argument('--where', default='')
+    c.add_argument('--meta', default='{}', help='JSON object of facts (kernels, configs)')
+    c.add_argument('runs', nargs='+', metavar='SIDE:N:LOG:FAILURE')
+    r = sub.add_parser('report', help='results -> LKP tables')
+    r.add_argument('a')
+    r.add_argument('b', nargs='?')
+    r.add_argument('--plots', metavar='DIR')
+    r.add_argument('--all-counters', action='store_true')
     args = ap.parse_args()
-    base, head = read(args.base), read(args.head)
-    keys = sorted(set(base) | set(head))
-    if not keys:
-        print('compare: no metrics in the logs', file=sys.stderr)
-        return 1
-    print('# %d base and %d head boots, interleaved; %s' % (len(args.base), len(args.head), args.where))
-    for workload in sorted({k[0] for k in keys}):
-        print('\n%s\n%21s %16s %21s' % (workload, 'base', '%change', 'head'))
-        print('%21s %16s %21s' % ('-' * 18, '-' * 14, '-' * 18))
-        for key in [k for k in keys if k[0] == workload]:
-            a, b = base.get(key), head.get(key)
-            if not a or not b:
-                print('%40s   %s (missing on %s)' % ('', key[1], 'base' if not a else 'head'))
-                continue
-            change = (statistics.mean(b) - statistics.mean(a)) / statistics.mean(a) * 100
-            print('%s %+14.1f%%%s %s  %s' % (fmt(a), change, '*' if significant(a, b) else ' ',
-                                           fmt(b), key[1]))
-    print('\n* = significant: each median outside the other side\'s min-max')
-    return 0
+    return collect(args) if args.cmd == 'collect' else report(args)
 
 
 if __name__ == '__main__':

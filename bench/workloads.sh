@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# bench/workloads.sh - run the benchmark workloads and capture mechanism
+# counters around each one; used in the QEMU guest (bench/guest-bench.sh)
+# and on a bare-metal host (make bench HOST=1).
+#
+# What it does: for each item of MMSCALE_BENCH (comma separated):
+#   page_fault1|page_fault2|page_fault3:MODE:TASKS   MODE threads|processes
+#   shm-pread-seq-mt:TASKS
+#   memcg-parallel-fault:K          K cgroups, one 64 MiB anon fault loop each
+#   hackbench:MODE:IPC:GROUPS[:SIZE]        rt-tests hackbench, MODE
+#                                   process|thread, IPC pipe|socket
+#   hackbench-cgroup:MODE:IPC:K[:SIZE]      K hackbench groups, each in its
+#                                   own memory cgroup, run at the same time
+#   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
+#                                   fix_size long_busy_list random_size align,
+#                                   THRESHOLD "auto" or KiB for the lazy-purge
+#                                   threshold knob (MMSCALE_VMALLOC_KNOB)
+# it snapshots the counters, runs the workload, and prints
+#   mmscale: metric WORKLOAD KEY VALUE     (LKP-style keys)
+#   mmscale: ops WORKLOAD N                (operations, for "per 1k ops")
+#   mmscale: counter WORKLOAD KEY DELTA    (proc-vmstat.*, kprobe.*, slab.*)
+#   mmscale: info WORKLOAD TEXT            (lock_stat excerpt, notes)
+#   mmscale: error WORKLOAD TEXT           (the workload failed)
+# and "mmscale: bench done" at the end.  WORKLOAD names carry their
+# parameter after '@' (e.g. page_fault3-threads@tasks=2), which lab/compare.py
+# uses for sweep plots.
+# Counters: /proc/vmstat deltas; kprobe hit counts (tracefs kprobe_profile)
+# on MMSCALE_KPROBES, counted from a tracefs instance whose buffer is off,
+# so base and head are counted the same way; SLUB_STATS files of
+# MMSCALE_SLABS when the kernel has them; /proc/lock_stat when present.
+# Environment: MMSCALE_BENCH_BIN (built workloads), MMSCALE_BENCH_SECONDS
+# (samples after 1 s warm-up, default 5), MMSCALE_BENCH_TMP (a tmpfs,
+# default /tmp), MMSCALE_HACKBENCH_LOOPS (default 200), MMSCALE_VMALLOC_LOOPS
+# (default 20000).
+# What it needs: root; bash, coreutils, util-linux, kmod, rt-tests
+# (hackbench); cgroup v2 at /sys/fs/cgroup; tracefs for kprobe counts.
+set -uo pipefail
+
+bin=${MMSCALE_BENCH_BIN:?MMSCALE_BENCH_BIN must name the directory of the built workloads}
+secs=${MMSCALE_BENCH_SECONDS:-5}
+tmp=${MMSCALE_BENCH_TMP:-/tmp}
+kprobes=${MMSCALE_KPROBES:-page_counter_try_charge page_counter_uncharge flush_tlb_kernel_range __purge_vmap_area_lazy}
+slabs=${MMSCALE_SLABS:-kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k kmalloc-cg-64 kmalloc-cg-1k kmalloc-cg-4k skbuff_head_cache vmap_area}
+knob=${MMSCALE_VMALLOC_KNOB:-/proc/sys/vm/vmap_lazy_threshold_kb}
+cg=/sys/fs/cgroup/mmscale-bench
+work=$(mktemp -d "${TMPDIR:-/tmp}/mmscale-bench.XXXXXX")
+tracing=/sys/kernel/tracing
+[ -d $tracing/instances ] || tracing=/sys/kernel/debug/tracing
+inst=$tracing/instances/mmscale-bench
+nr_cpus=$(nproc)
+
+error() { echo "mmscale: error $*"; }
+
+# --- counters -------------------------------------------------------------
+kprobes_setup() {
+	local fn probed=()
+	[ -w $tracing/kprobe_events ] || { echo "mmscale: info all no tracefs kprobe_events: no kprobe counts"; return; }
+	mkdir -p $inst 2>/dev/null
+	echo 0 > $inst/tracing_on 2>/dev/null
+	for fn in $kprobes; do
+		if ! grep -q " [tT] $fn\$" /proc/kallsyms; then
+			echo "mmscale: info all kprobe $fn: no such text symbol on this kernel (inlined?)"
+			continue
+		fi
+		if echo "p:mmscale_bench/$fn $fn" >> $tracing/kprobe_events 2>/dev/null; then
+			probed+=("$fn")
+		else
+			echo "mmscale: info all kprobe $fn: could not be placed"
+		fi
+	done
+	[ ${#probed[@]} = 0 ] && return
+	echo 1 > $inst/events/mmscale_bench/enable ||
+		echo "mmscale: info all kprobe events could not be enabled"
+}
+
+kprobes_cleanup() {
+	[ -d $inst/events/mmscale_bench ] && echo 0 > $inst/events/mmscale_bench/enable
+	rmdir $inst 2>/dev/null
+	grep -o '^p:mmscale_bench/[^ ]*' $tracing/kprobe_events 2>/dev/null |
+		sed 's/^p:/-:/' | while read -r e; do echo "$e" >> $tracing/kprobe_events; done
+}
+
+slab_stat_files() {
+	local c f
+	for c in $slabs; do
+		[ -r /sys/kernel/slab/$c/alloc_fastpath ] || continue
+		for f in alloc_fastpath alloc_slowpath free_fastpath free_slowpath free_frozen \
+			 free_add_partial free_remove_partial cmpxchg_double_fail \
+			 cmpxchg_double_cpu_fail cpu_partial_free cpu_partial_drain \
+			 free_list_lock free_list_lock_nop free_locked_redo; do
+			[ -r /sys/kernel/slab/$c/$f ] && echo "$c/$f"
+		done
+	done
+}
+
+# snapshot FILE: one "KEY VALUE" per line for every counter.
+snapshot() {
+	{
+		sed 's/^/proc-vmstat./' /proc/vmstat
+		[ -r $tracing/kprobe_profile ] &&
+			awk '{ print "kprobe." $1, $2 }' $tracing/kprobe_profile |
+			grep -E "^kprobe\.($(echo $kprobes | tr ' ' '|')) "
+		local f
+		for f in $(slab_stat_files); do
+			echo "slab.${f/\//.} $(cut -d' ' -f1 /sys/kernel/slab/$f)"
+		done
+	} > "$1" 2>/dev/null
+}
+
+counters_begin() {
+	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
+	snapshot "$work/before"
+}
+
+# counters_end WORKLOAD OPS
+counters_end() {
+	snapshot "$work/after"
+	echo "mmscale: ops $1 $2"
+	awk -v w="$1" 'NR == FNR { b[$1] = $2; next }
+		($1 in b) && $2 != b[$1] { print "mmscale: counter " w " " $1 " " $2 - b[$1] }
+		!($1 in b) && $2 != 0 { print "mmscale: counter " w " " $1 " " $2 }' "$work/before" "$work/after"
+	if [ -r /proc/lock_stat ]; then
+		grep -E '^ +[^ ].*:' /proc/lock_stat | head -n 8 |
+			sed "s/^ */mmscale: info $1 lock_stat: /"
+	fi
+}
+
+# --- workloads ------------------------------------------------------------
+# run_sampled WORKLOAD CMD...: a bench/*.c program; its result lines become
+# metrics, its total_ops the operation count.
+run_sampled() {
+	local w=$1 out=$work/out
+	shift
+	counters_begin
+	if ! "$@" > "$out" 2> "$work/err"; then
+		error "$w $(basename "$1") failed: $(tail -n 1 "$work/err")"
+		return
+	fi
+	awk -v w="$w" '$1 != "sample" && $1 != "total_ops" && NF == 3 { print "mmscale: metric " w " " $2 " " $3 }' "$out"
+	counters_end "$w" "$(awk '$1 == "total_ops" { print $2 }' "$out")"
+}
+
+cgroups_make() {
+	local k=$1 i
+	if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" != cgroup2fs ]; then
+		echo "mmscale: info all /sys/fs/cgroup is not cgroup v2"
+		return 1
+	fi
+	cgroups_remove
+	mkdir -p $cg && echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+		echo +memory > $cg/cgroup.subtree_control || return 1
+	for ((i = 0; i < k; i++)); do mkdir $cg/g$i || return 1; done
+}
+
+cgroups_remove() {
+	local d
+	[ -d $cg ] && [ "$(stat -f -c %T $cg)" = cgroup2fs ] || return 0
+	for d in $cg/g*; do
+		[ -d "$d" ] && { rmdir "$d" 2>/dev/null || { sleep 1; rmdir "$d"; }; }
+	done
+	rmdir $cg
+}
+
+# hackbench_msgs GROUPS: messages one hackbench run passes (fds 10).
+hackbench_msgs() { echo $(($1 * 10 * 10 * loops)); }
+
+loops=${MMSCALE_HACKBENCH_LOOPS:-200}
+
+hackbench_args() {
+	local mode=$1 ipc=$2 size=$3 a=(-f 10 -l "$loops" -s "$size")
+	[ "$mode" = thread ] && a+=(-T) || a+=(-P)
+	[ "$ipc" = pipe ] && a+=(-p)
+	echo "${a[@]}"
+}
+
+run_hackbench() {
+	local mode=$1 ipc=$2 groups=$3 size=${4:-100} w t
+	w=hackbench-$mode-$ipc@groups=$groups
+	counters_begin
+	t=$(hackbench -g "$groups" $(hackbench_args "$mode" "$ipc" "$size") 2> "$work/err" | awk '/^Time:/ { print $2 }')
+	[ -n "$t" ] || { error "$w hackbench failed: $(tail -n 1 "$work/err")"; return; }
+	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(hackbench_msgs "$groups")" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
+	echo "mmscale: metric $w hackbench.time.elapsed_s $t"
+	counters_end "$w" "$(hackbench_msgs "$groups")"
+}
+
+# K hackbench groups (one hackbench -g 1 each), each in its own cgroup,
+# started together; throughput = all messages / the slowest one's time.
+run_hackbench_cgroup() {
+	local mode=$1 ipc=$2 k=$3 size=${4:-4096} w i t args
+	w=hackbench-cgroup-$mode-$ipc@cgroups=$k
+	cgroups_make "$k" || { error "$w could not create $k cgroups under $cg"; cgroups_remove; return; }
+	args=$(hackbench_args "$mode" "$ipc" "$size")
+	counters_begin
+	for ((i = 0; i < k; i++)); do
+		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec hackbench "$@"' sh "$cg/g$i" -g 1 $args \
+			> "$work/hb$i" 2>&1 &
+	done
+	wait
+	t=$(cat "$work"/hb* | awk '/^Time:/ { n++; if ($2 > m) m = $2 } END { if (n == '"$k"') print m }')
+	rm -f "$work"/hb*
+	cgroups_remove
+	[ -n "$t" ] || { error "$w not every hackbench finished"; return; }
+	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(($(hackbench_msgs 1) * k))" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
+	counters_end "$w" "$(($(hackbench_msgs 1) * k))"
+}
+
+run_memcg_fault() {
+	local k=$1 w=memcg-parallel-fault@cgroups=$1
+	cgroups_make "$k" || { error "$w could not create $k cgroups under $cg"; cgroups_remove; return; }
+	run_sampled "$w" "$bin/page_fault" -k 1 -m processes -t "$k" -b 64 -s "$secs" -w 1 -d "$tmp" -c "$cg/g"
+	sleep 1
+	cgroups_remove
+}
+
+vmalloc_mask() {
+	local t m=0
+	for t in ${1//+/ }; do
+		case $t in
+		fix_size) m=$((m | 1)) ;;
+		long_busy_list) m=$((m | 4)) ;;
+		random_size) m=$((m | 8)) ;;
+		align) m=$((m | 16)) ;;
+		*) return 1 ;;
+		esac
+	done
+	echo $m
+}
+
+run_vmalloc() {
+	local tests=$1 thr=$2 w mask old="" n vloops=${MMSCALE_VMALLOC_LOOPS:-20000}
+	w=vmalloc-$tests@threshold_kb=$thr
+	mask=$(vmalloc_mask "$tests") || { error "$w unknown test in '$tests'"; return; }
+	if [ -e "$knob" ]; then
+		old=$(cat "$knob")
+		echo "$([ "$thr" = auto ] && echo 0 || echo "$thr")" > "$knob" ||
+			{ error "$w could not set $knob to $thr"; return; }
+	elif [ "$thr" != auto ]; then
+		error "$w this kernel has no lazy-purge threshold knob ($knob): only threshold auto runs"
+		return
+	fi
+	n=$(dmesg | wc -l)
+	counters_begin
+	modprobe test_vmalloc run_test_mask="$mask" nr_threads="$nr_cpus" \
+		test_loop_count="$vloops" sequential_test_order=1 2> /dev/null
+	[ -n "$old" ] && echo "$old" > "$knob"
+	dmesg | tail -n +$((n + 1)) > "$work/vm"
+	if ! grep -q 'Summary:' "$work/vm"; then
+		error "$w test_vmalloc printed no summary (module missing?)"
+		return
+	fi
+	if grep 'Summary:' "$work/vm" | grep -qv 'failed: 0 '; then
+		error "$w test_vmalloc reported failures: $(grep 'Summary:' "$work/vm" | grep -v 'failed: 0 ' | head -n 1)"
+	fi
+	# one line per worker and test: "Summary: NAME passed: P failed: F ... avg: N usec"
+	grep -o 'Summary: [a-z_]* .* avg: [0-9]* usec' "$work/vm" |
+		awk -v w="$w" '{ sub(/_test$/, "", $2); s[$2] += $(NF - 1); n[$2]++ }
+			END { for (t in s) printf "mmscale: metric %s test_vmalloc.%s.usec %.0f\n", w, t, s[t] / n[t] }'
+	# operations: test loops (each frees at least one area), all workers and tests
+	counters_end "$w" "$(($(grep -c 'Summary:' "$work/vm") * vloops))"
+}
+
+# --- main -----------------------------------------------------------------
+[ "$(stat -f -c %T "$tmp" 2>/dev/null)" = tmpfs ] ||
+	echo "mmscale: info all $tmp is not tmpfs: page_fault2/3 and shm-pread-seq-mt measure $(stat -f -c %T "$tmp" 2>/dev/null)"
+echo "mmscale: uname $(uname -r) $(uname -v | tr ' ' _) cpus=$nr_cpus"
+kprobes_setup
+trap 'kprobes_cleanup; cgroups_remove 2>/dev/null; rm -rf "$work"' EXIT
+for item in ${MMSCALE_BENCH//,/ }; do
+	IFS=: read -r name a b c d <<< "$item"
+	echo "mmscale: info all running $item" >&2
+	case $name in
+	page_fault[123])
+		run_sampled "$name-$a@tasks=$b" "$bin/page_fault" -k "${name#page_fault}" -m "$a" -t "$b" \
+			-s "$secs" -w 1 -d "$tmp" ;;
+	shm-pread-seq-mt)
+		run_sampled "$name@threads=$a" "$bin/shm_pread" -t "$a" -s "$secs" -w 1 -d "$tmp" ;;
+	memcg-parallel-fault) run_memcg_fault "$a" ;;
+	hackbench) run_hackbench "$a" "$b" "$c" "$d" ;;
+	hackbench-cgroup) run_hackbench_cgroup "$a" "$b" "$c" "$d" ;;
+	vmalloc) run_vmalloc "$a" "$b" ;;
+	*) error "$item unknown workload" ;;
+	esac
+done
+echo "mmscale: bench done"

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# lab/bench.sh - "make bench": LKP-style A/B benchmark of base (Linux 6.12,
+# series not applied) against head (series applied, its options on).
+#
+# Usage: lab/bench.sh        (make bench)
+#   BENCH=NAMES    workloads, comma separated, from: page_fault1 page_fault2
+#                  page_fault3 shm-pread-seq-mt memcg-parallel-fault
+#                  hackbench hackbench-cgroup vmalloc (picked from the
+#                  matrix below), or explicit bench/workloads.sh items
+#                  (anything with a ':')
+#   RUNS=N         boots per side, interleaved A B A B (default 3)
+#   FULL=1         the whole matrix instead of the default set
+#   CONFIG=NAMES   extra config fragments for both sides (e.g. rt)
+#   HOST=1         run the workloads on the running kernel instead (root,
+#                  bare metal); compare two such runs with make compare
+#   SECONDS_PER=N  samples per sampled workload (default 5)
+# Default set (about 2.5 minutes per boot under TCG, 6 boots): page_fault1
+# processes x2, page_fault2 and page_fault3 threads x2, shm-pread-seq-mt x2,
+# memcg-parallel-fault K=1,2, hackbench process/pipe 2 groups,
+# hackbench-cgroup process/pipe K=1,2, test_vmalloc fix_size at the
+# default threshold.
+# What it does: deps, source and tree stages as make run; builds
+# build/bench-base[-CONFIG] from build/src and build/bench-head[-CONFIG]
+# from build/linux with configs/vm + bench (+ mmscale on head), reusing
+# earlier builds; then lab/ab.sh boots them interleaved and prints the
+# tables; results go to build/results/<time>/ (results.json, console logs,
+# compare.txt, the kernels' .config, sweep PNGs).
+# What it needs: what make run needs.  Writes build/bench-*/, build/results/.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+stage bench
+
+SWEEP_POINTS=${VMALLOC_SWEEP:-auto}
+default=(page_fault1:processes:2 page_fault2:threads:2 page_fault3:threads:2
+	shm-pread-seq-mt:2 memcg-parallel-fault:1 memcg-parallel-fault:2
+	hackbench:process:pipe:2 hackbench-cgroup:process:pipe:1
+	hackbench-cgroup:process:pipe:2 vmalloc:fix_size:auto)
+full=()
+for k in 1 2 3; do for m in threads processes; do for t in 1 2; do
+	full+=("page_fault$k:$m:$t")
+done; done; done
+full+=(shm-pread-seq-mt:1 shm-pread-seq-mt:2)
+for k in 1 2 4 8; do full+=("memcg-parallel-fault:$k"); done
+for m in process thread; do for i in pipe socket; do
+	full+=("hackbench:$m:$i:2")
+	for k in 1 2 4 8; do full+=("hackbench-cgroup:$m:$i:$k"); done
+done; done
+for t in fix_size long_busy_list random_size align; do
+	for p in $SWEEP_POINTS; do full+=("vmalloc:$t:$p"); done
+done
+
+matrix=("${default[@]}")
+[ "${FULL:-0}" = 1 ] && matrix=("${full[@]}")
+if [ -n "${BENCH:-}" ]; then
+	if [[ $BENCH == *:* ]]; then
+		IFS=, read -r -a matrix <<< "$BENCH"
+	else
+		pick=()
+		for name in ${BENCH//,/ }; do
+			n=0
+			for item in "${matrix[@]}"; do
+				[ "${item%%:*}" = "$name" ] && { pick+=("$item"); n=$((n + 1)); }
+			done
+			[ $n -gt 0 ] || die "unknown workload '$name' (known: page_fault1 page_fault2 page_fault3 shm-pread-seq-mt memcg-parallel-fault hackbench hackbench-cgroup vmalloc)"
+		done
+		matrix=("${pick[@]}")
+	fi
+fi
+plan=$(IFS=,; echo "${matrix[*]}")
+RUNS=${RUNS:-3}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number, not '$RUNS'"
+cmd="make bench${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
+stamp=$(date +%Y%m%d-%H%M%S)
+
+if [ "${HOST:-0}" = 1 ]; then
+	[ "$(id -u)" = 0 ] || die "HOST=1 runs the workloads on this kernel and needs root (cgroups, tracefs, modprobe)"
+	OUT=${OUT:-$BUILD/results/$stamp-host}
+	mkdir -p "$OUT/bin"
+	for w in page_fault shm_pread; do
+		gcc -O2 -Wall -pthread -o "$OUT/bin/$w" "$TOP/bench/$w.c" || die "building bench/$w.c failed"
+	done
+	runs=()
+	for ((i = 1; i <= RUNS; i++)); do
+		say "host run $i/$RUNS on $(uname -r): $plan"
+		if MMSCALE_BENCH=$plan MMSCALE_BENCH_BIN=$OUT/bin MMSCALE_BENCH_TMP=${MMSCALE_BENCH_TMP:-/dev/shm} \
+			MMSCALE_BENCH_SECONDS=${SECONDS_PER:-5} "$TOP/bench/workloads.sh" > "$OUT/host-$i.log"; then
+			runs+=("host:$i:$OUT/host-$i.log:")
+		else
+			runs+=("host:$i:$OUT/host-$i.log:bench/workloads.sh exited with an error")
+		fi
+	done
+	meta=$(printf '{"host.kernel": "%s", "host.cpus": "%s", "host.cpu": "%s"}' "$(uname -srv)" "$(nproc)" \
+		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	"$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel host --command "$cmd" \
+		--where "bare metal: $(nproc) CPUs" --meta "$meta" "${runs[@]}" || die "collecting the results failed"
+	say "saved $OUT/results.json; compare two such runs with: make compare A=<base dir> B=<head dir>"
+	exit 0
+fi
+
+extra=()
+for c in ${CONFIG//,/ }; do
+	[ -f "$TOP/configs/$c.config" ] || die "CONFIG=$c: no configs/$c.config"
+	extra+=("$c")
+done
+suffix=$(IFS=-; echo "${extra[*]:+-${extra[*]}}")
+
+"$LAB_DIR/deps.sh"
+"$LAB_DIR/source.sh"
+"$LAB_DIR/tree.sh"
+KSRC=$SRC_DIR NAME=bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
+NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}" mmscale
+
+OUT=${OUT:-$BUILD/results/$stamp}
+mkdir -p "$OUT"
+cp "$BUILD/bench-base$suffix/.config" "$OUT/base.config"
+cp "$BUILD/bench-head$suffix/.config" "$OUT/head.config"
+series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")
+meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config": "%s (base.config)", "head.kernel": "Linux %s + %s patches of patches/series, tree %s", "head.config": "%s (head.config)", "all.host": "%s CPUs, %s"}' \
+	"$(kernel_version "$SRC_DIR")" "$(cat "$BUILD/src.origin" 2>/dev/null || echo "?")" \
+	"vm bench ${extra[*]}" "$(kernel_version "$TREE")" "$series" \
+	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm bench ${extra[*]} mmscale" \
+	"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd \
+	"$LAB_DIR/ab.sh" "$BUILD/bench-base$suffix" "$BUILD/bench-head$suffix"

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tests/compare.t - lab/compare.py on fixed benchmark logs (tests/data/bench/)
+# with known answers: means, %stddev, %change, the significance rule, counters
+# per 1000 operations, failed runs kept in the report, the saved JSON and
+# "make compare" reproducing the table from it, and bad input.
+# Needs: python3 (gnuplot for the plot check).
+source "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+d=$TOP/tests/data/bench
+cmp=$TOP/lab/compare.py
+
+"$cmp" collect --out "$tmp/results.json" --accel tcg --command "make bench" \
+	--meta '{"base.kernel": "6.12.117", "head.series": "3 patches"}' \
+	base:1:$d/base-1.log: base:2:$d/base-2.log: base:3:$d/base-3.log: \
+	head:1:$d/head-1.log: head:2:$d/head-2.log: head:3:$d/head-3.log: \
+	"base:4:$tmp/missing.log:boot failed or timed out (lab/boot.sh)" > "$tmp/collect.out" 2>&1
+check "collect: exit 0" test $? -eq 0
+check "collect: every run is saved, failed ones too" \
+	test "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"]))' "$tmp/results.json")" = 7
+
+"$cmp" report "$tmp" --plots "$tmp" > "$tmp/report.out" 2>&1
+check "report: exit 0" test $? -eq 0
+out=$tmp/report.out
+check "report: TCG label" has "$out" '^# TCG — emulated; times are not performance$'
+check "report: run counts with failures" has "$out" '4 base runs \(1 failed\), 3 head runs \(1 failed\)'
+# base 1000 1100 900: mean 1000, sd 10%; head 2000 2100 (run 3 died): mean 2050, sd 3.4%
+check "report: LKP row, mean, stddev, change, significant" \
+	has "$out" '^ +1000 ± 10% +\+105\.0%\* +2050 ±  3%  will-it-scale\.2\.threads$'
+# base 5000 5000 5200 vs head 5050 4950: medians inside each other's range
+check "report: overlapping runs are not significant" \
+	has "$out" '^ +5067 ±  2% +-1\.3%  +5000        hackbench\.throughput$'
+# base 4000 4100 3900 vs head 5000 5100
+check "report: stddev under 2% is not printed" has "$out" '^ +4000 ±  2% +\+26\.2%\* +5050        hackbench\.throughput$'
+check "report: counters per 1000 ops" has "$out" '^ +15\.3 ±  4% +-2\.2% +15\.0        kprobe\.page_counter_try_charge$'
+check "report: unlisted vm events are hidden" bash -c "! grep -q nr_free_pages '$out'"
+check "report: failed boot listed" has "$out" 'base run 4 \(missing.log\): boot failed or timed out'
+check "report: incomplete run listed" has "$out" 'head run 3 \(head-3.log\): incomplete: no "mmscale: bench done"'
+check "report: kernel report in a run listed" has "$out" 'head run 3 .*BUG: kernel NULL pointer'
+check "report: workload error listed" has "$out" 'head run 2 .*vmalloc-fix_size@threshold_kb=256: this kernel has no lazy-purge threshold knob'
+if command -v gnuplot > /dev/null; then
+	check "report: sweep plot written" test -s "$tmp/hackbench-cgroup-process-pipe.hackbench.throughput.png"
+fi
+
+"$cmp" report "$tmp/results.json" "$tmp/results.json" > "$tmp/again.out" 2>&1
+check "report A B from saved results: same tables" \
+	diff <(sed -n '/^page_fault3/,$p' "$out" | grep -v '^# plot') <(sed -n '/^page_fault3/,$p' "$tmp/again.out")
+(cd "$TOP" && make -s compare A="$tmp" B="$tmp") > "$tmp/make.out" 2>&1
+check "make compare A=dir B=dir prints the table" has "$tmp/make.out" 'will-it-scale\.2\.threads$'
+# a host-only pair: base from A's host runs, head from B's host runs
+"$cmp" collect --out "$tmp/a.json" --accel host host:1:$d/base-1.log: host:2:$d/base-2.log: > /dev/null
+"$cmp" collect --out "$tmp/b.json" --accel host host:1:$d/head-1.log: host:2:$d/head-2.log: > /dev/null
+"$cmp" report "$tmp/a.json" "$tmp/b.json" > "$tmp/host.out" 2>&1
+check "two HOST=1 results compare" has "$tmp/host.out" '^ +1050 ±  7% +\+95\.2%\* +2050 ±  3%  will-it-scale\.2\.threads$'
+check "host results carry no TCG label" bash -c "! grep -q TCG '$tmp/host.out'"
+
+"$cmp" collect --out "$tmp/x.json" sideways:1:$d/base-1.log: > "$tmp/bad.out" 2>&1
+check "collect: bad run spec is refused" test $? -eq 2
+check "collect: says why" has "$tmp/bad.out" 'bad run "sideways:1'
+"$cmp" report "$tmp/nonexistent" > "$tmp/bad2.out" 2>&1
+check "report: missing results is an error" test $? -ne 0
+done_testing
