@@ -69,7 +69,9 @@ for ((i = 1; i <= RUNS; i++)); do
 		log=$OUT/$side-$i.log
 		# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
 		if "$LAB_DIR/boot.sh" $args -l "$log" -p "$TOP/bench/guest-bench.sh" \
-			-t "${BOOT_TIMEOUT:-1500}" -s 0 -- MMSCALE_BENCH_ENV="$OUT/bench.env" 2>> "$STAGE_LOG"; then
+			-t "${BOOT_TIMEOUT:-1500}" -s 0 -- MMSCALE_BENCH_ENV="$OUT/bench.env" \
+			2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
+				sed -u 's/^/    /' >&2); then
 			runs+=("$side:$i:$log:")
 		else
 			say "run $i/$RUNS: $side FAILED (kept in the report; log: $log)"

@@ -38,7 +38,7 @@ LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|uname) (.*)$')
 KERNEL_REPORT = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|'
                            r'possible circular locking|soft lockup|hung_task)')
 # vm events shown by default in the counter table (all are kept in the JSON)
-VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_normal|pgfree|'
+VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_\w+|pgfree|'
                           r'nr_tlb_\w+|thp_fault_alloc|pgactivate|pgscan_\w+|pgsteal_\w+|'
                           r'workingset_refault_\w+|oom_kill|vmalloc_\w+|memcg_stock_\w+|'
                           r'slab_\w+)$')
