@@ -27,7 +27,8 @@
 # Counters: /proc/vmstat deltas; kprobe hit counts (tracefs kprobe_profile)
 # on MMSCALE_KPROBES, counted from a tracefs instance whose buffer is off,
 # so base and head are counted the same way; SLUB_STATS files of
-# MMSCALE_SLABS when the kernel has them; /proc/lock_stat when present.
+# MMSCALE_SLABS (cache names, or "all") when the kernel has them;
+# /proc/lock_stat when present.
 # Environment: MMSCALE_BENCH_BIN (built workloads), MMSCALE_BENCH_SECONDS
 # (samples after 1 s warm-up, default 5), MMSCALE_BENCH_TMP (a tmpfs,
 # default /tmp), MMSCALE_HACKBENCH_LOOPS (default 200), MMSCALE_VMALLOC_LOOPS
@@ -81,8 +82,10 @@ kprobes_cleanup() {
 }
 
 slab_stat_files() {
-	local c f
-	for c in $slabs; do
+	local c f list=$slabs
+	# "all": every cache that is not an alias of another
+	[ "$slabs" = all ] && list=$(find /sys/kernel/slab -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null)
+	for c in $list; do
 		[ -r /sys/kernel/slab/$c/alloc_fastpath ] || continue
 		for f in alloc_fastpath alloc_slowpath free_fastpath free_slowpath free_frozen \
 			 free_add_partial free_remove_partial cmpxchg_double_fail \

@@ -14,6 +14,9 @@
 #   BOOT_TIMEOUT=S per boot (default 1500)
 #   META=JSON      extra facts for results.json (lab/bench.sh passes the
 #                  kernel versions and configs)
+#   BASE_APPEND=.. HEAD_APPEND=..  extra kernel command line for one side,
+#                  e.g. one image compared with a boot parameter off and on:
+#                  BASE_APPEND=slub_free_lock_first=off lab/ab.sh K K
 # What it does: builds bench/*.c on the host into OUT/bin (the guest runs
 # them over the 9p root), writes the settings to OUT/bench.env, boots each
 # kernel RUNS times with bench/guest-bench.sh as the plan, then has
@@ -63,13 +66,13 @@ EOF
 runs=()
 for ((i = 1; i <= RUNS; i++)); do
 	for side in base head; do
-		args=$base_args
-		[ $side = head ] && args=$head_args
+		args=$base_args append=${BASE_APPEND:-}
+		[ $side = head ] && args=$head_args append=${HEAD_APPEND:-}
 		say "run $i/$RUNS: $side ($BENCH)"
 		log=$OUT/$side-$i.log
 		# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
 		if "$LAB_DIR/boot.sh" $args -l "$log" -p "$TOP/bench/guest-bench.sh" \
-			-t "${BOOT_TIMEOUT:-1500}" -s 0 -- MMSCALE_BENCH_ENV="$OUT/bench.env" \
+			-t "${BOOT_TIMEOUT:-1500}" -s 0 ${append:+-a "$append"} -- MMSCALE_BENCH_ENV="$OUT/bench.env" \
 			2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
 				sed -u 's/^/    /' >&2); then
 			runs+=("$side:$i:$log:")
@@ -83,7 +86,7 @@ for ((i = 1; i <= RUNS; i++)); do
 done
 accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" 2>/dev/null && echo kvm || echo tcg)
 "$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel "$accel" \
-	--command "${BENCH_COMMAND:-RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
+	--command "${BENCH_COMMAND:-${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
 	--meta "${META:-{\}}" --where "QEMU ($accel), 2 vCPUs on 2 nodes, 3 GiB" "${runs[@]}" ||
 	die "collecting the results failed"
 "$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt"

@@ -20,8 +20,8 @@
 # hackbench-cgroup process/pipe K=1,2, test_vmalloc fix_size at the
 # default threshold.
 # What it does: deps, source and tree stages as make run; builds
-# build/bench-base[-CONFIG] from build/src and build/bench-head[-CONFIG]
-# from build/linux with configs/vm + bench (+ mmscale on head), reusing
+# build/base/bench-base[-CONFIG] from build/base/linux (a checkout of the
+# pristine source) and build/bench-head[-CONFIG] from build/linux with configs/vm + bench (+ mmscale on head), reusing
 # earlier builds; then lab/ab.sh boots them interleaved and prints the
 # tables; results go to build/results/<time>/ (results.json, console logs,
 # compare.txt, the kernels' .config, sweep PNGs).
@@ -98,6 +98,7 @@ if [ "${HOST:-0}" = 1 ]; then
 fi
 
 extra=()
+CONFIG=${CONFIG:-}
 for c in ${CONFIG//,/ }; do
 	[ -f "$TOP/configs/$c.config" ] || die "CONFIG=$c: no configs/$c.config"
 	extra+=("$c")
@@ -107,12 +108,23 @@ suffix=$(IFS=-; echo "${extra[*]:+-${extra[*]}}")
 "$LAB_DIR/deps.sh"
 "$LAB_DIR/source.sh"
 "$LAB_DIR/tree.sh"
-KSRC=$SRC_DIR NAME=bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
+# The base tree sits at build/base/linux and builds into build/base/<name>,
+# so that its paths relative to the build directory ("../linux/mm/...")
+# are the head's: ccache (CCACHE_BASEDIR) then reuses every object the
+# series does not change, and the second kernel costs minutes, not a build.
+base_tree=$BUILD/base/linux
+if [ ! -d "$base_tree/.git" ]; then
+	say "base tree: git clone --shared $SRC_DIR $base_tree"
+	git clone -q --no-checkout --shared "$SRC_DIR" "$base_tree" || die "git clone of $SRC_DIR failed"
+fi
+git -C "$base_tree" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" &&
+	git -C "$base_tree" checkout -q -f "$BASE_TAG" || die "could not check out $BASE_TAG in $base_tree"
+KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
 NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}" mmscale
 
 OUT=${OUT:-$BUILD/results/$stamp}
 mkdir -p "$OUT"
-cp "$BUILD/bench-base$suffix/.config" "$OUT/base.config"
+cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 cp "$BUILD/bench-head$suffix/.config" "$OUT/head.config"
 series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")
 meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config": "%s (base.config)", "head.kernel": "Linux %s + %s patches of patches/series, tree %s", "head.config": "%s (head.config)", "all.host": "%s CPUs, %s"}' \
@@ -121,4 +133,4 @@ meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config
 	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm bench ${extra[*]} mmscale" \
 	"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
 OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd \
-	"$LAB_DIR/ab.sh" "$BUILD/bench-base$suffix" "$BUILD/bench-head$suffix"
+	"$LAB_DIR/ab.sh" "$BUILD/base/bench-base$suffix" "$BUILD/bench-head$suffix"

@@ -162,7 +162,14 @@ def change(a, b):
     return '%+15.1f%%' % ((mb - ma) / abs(ma) * 100)
 
 
+def slab_frees(counters, cache):
+    return (counters.get('slab.%s.free_fastpath' % cache, 0.0) +
+            counters.get('slab.%s.free_slowpath' % cache, 0.0))
+
+
 def values(runs, workload, what, key):
+    """Per good run: a metric, or a counter per 1000 operations of the
+    workload (slab.CACHE.* counters: per 1M frees to that cache)."""
     out = []
     for r in runs:
         w = r['workloads'].get(workload)
@@ -171,11 +178,26 @@ def values(runs, workload, what, key):
         if what == 'metrics':
             if key in w['metrics']:
                 out.append(w['metrics'][key])
+        elif key.startswith('slab.'):
+            frees = slab_frees(w['counters'], key.split('.')[1])
+            if frees:
+                out.append(w['counters'].get(key, 0.0) * 1e6 / frees)
         else:
             ops = w.get('ops')
             if ops:
                 out.append(w['counters'].get(key, 0.0) * 1000.0 / ops)
     return out
+
+
+def hot_caches(runs, workload, share=0.01):
+    """Caches that took at least share of all frees counted in a run."""
+    hot = set()
+    for r in runs:
+        c = r['workloads'].get(workload, {}).get('counters', {})
+        caches = {k.split('.')[1] for k in c if k.startswith('slab.')}
+        total = sum(slab_frees(c, x) for x in caches)
+        hot |= {x for x in caches if total and slab_frees(c, x) >= share * total}
+    return hot
 
 
 def sort_key(workload):
@@ -241,9 +263,12 @@ def counter_tables(base, head, workloads, show_all):
     printed = False
     for w in workloads:
         keys = sorted({k for r in base + head for k in r['workloads'].get(w, {}).get('counters', {})})
+        hot = hot_caches(base + head, w)
         rows = []
         for key in keys:
             if not show_all and key.startswith('proc-vmstat.') and not VMSTAT_SHOWN.match(key):
+                continue
+            if not show_all and key.startswith('slab.') and key.split('.')[1] not in hot:
                 continue
             va, vb = values(base, w, 'counters', key), values(head, w, 'counters', key)
             if not va or not vb or (not any(va) and not any(vb)):
@@ -252,8 +277,9 @@ def counter_tables(base, head, workloads, show_all):
                                             cell(vb), key))
         if rows:
             if not printed:
-                print('\n# mechanism counters, per 1000 operations of the workload '
-                      '(deltas around each run; all of them are in results.json)')
+                print('\n# mechanism counters, per 1000 operations of the workload; slab.CACHE.*: '
+                      'per 1M frees to that cache, caches with 1%+ of the frees (deltas around '
+                      'each run; all of them are in results.json)')
                 printed = True
             table_header(w + ' (per 1000 ops)')
             print('\n'.join(rows))

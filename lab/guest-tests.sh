@@ -5,6 +5,8 @@
 # as one section, from a copy (on the scratch disk) of the kselftest install tree
 # MMSCALE_KST built on the host from the same kernel tree.  KUnit already ran
 # during boot.  A missing binary is reported as a failed section.
+# MMSCALE_MM_SECTION renames the mm section (e.g. for the slab_debug boot);
+# MMSCALE_MEMCONTROL=0 leaves test_memcontrol out.
 # What it needs: the helpers of lab/guest-init.sh; bash on the host root.
 
 # on the ext4 scratch disk when there is one: test_memcontrol's page cache
@@ -43,7 +45,7 @@ else
 fi
 
 if [ -n "${MMSCALE_VMTESTS:-}" ]; then
-	section mm run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
+	section "${MMSCALE_MM_SECTION:-mm}" run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
 fi
 if [ "${MMSCALE_MEMCONTROL:-1}" = 1 ]; then
 	section memcontrol run_in cgroup test_memcontrol

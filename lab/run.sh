@@ -10,7 +10,8 @@
 #          the fresh tree must leave patches/ unchanged.
 # Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
-# LINUX_SRC (use your own 6.12.y tree).
+# LINUX_SRC (use your own 6.12.y tree), SLAB_DEBUG_BOOT (1: a second boot
+# with slab_debug=FZPU runs the slub selftest; 0: skip it).
 # What it does at the end: prints stage times, the per-suite table and the
 # final "N passed, N failed, N skipped" line.
 # What it needs: everything lab/deps.sh installs.  Writes build/.
@@ -20,7 +21,7 @@ source "$(dirname "$0")/common.sh"
 mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
 RUN_CONFIGS=${RUN_CONFIGS:-vm debug mmscale}
-VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc ptlock}
+VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc ptlock slub}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 name=$(echo $RUN_CONFIGS | tr " " -)
 O=$BUILD/$name
@@ -111,6 +112,19 @@ boot() {
 		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS="$(echo $VMTESTS | tr ' ' ,)"
 }
 timed boot boot
+# A second, short boot with every slab cache in debug mode (slab_debug=FZPU:
+# consistency checks, red zones, poisoning, owner tracking) runs the slub
+# selftest again: SLUB checks every free and every cache it validates.
+boot_slab_debug() {
+	mkdir -p "$RUN_DIR/slab-debug"
+	"$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -l "$RUN_DIR/slab-debug/console.log" \
+		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" -a "slab_debug=FZPU" \
+		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS=slub MMSCALE_MM_SECTION=mm-slab-debug \
+		MMSCALE_MEMCONTROL=0 SLUB_FREE_STATS_LOOPS=10
+}
+if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
+	timed boot-slab-debug boot_slab_debug
+fi
 
 report_rc=0
 STAGE=report
@@ -119,6 +133,14 @@ echo "== results: $RUN_DIR =="
 	--expect kunit,mm,memcontrol > "$RUN_DIR/report.txt" || report_rc=$?
 sed '$d' "$RUN_DIR/report.txt"
 read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
+if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
+	echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
+	"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
+		--out "$RUN_DIR/slab-debug" --expect mm-slab-debug > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
+	sed '$d' "$RUN_DIR/slab-debug/report.txt"
+	read -r p2 _ f2 _ s2 _ < <(tail -n1 "$RUN_DIR/slab-debug/report.txt" | tr -d ,)
+	k_pass=$((k_pass + p2)) k_fail=$((k_fail + f2)) k_skip=$((k_skip + s2))
+fi
 times+=("$(printf '%-28s %5ds' report 0)")
 print_times
 

@@ -54,6 +54,29 @@ check "make compare A=dir B=dir prints the table" has "$tmp/make.out" 'will-it-s
 check "two HOST=1 results compare" has "$tmp/host.out" '^ +1050 ±  7% +\+95\.2%\* +2050 ±  3%  will-it-scale\.2\.threads$'
 check "host results carry no TCG label" bash -c "! grep -q TCG '$tmp/host.out'"
 
+# slab counters: per 1M frees to that cache; caches under 1% of the frees hidden
+for side in base head; do
+	for i in 1 2; do
+		lock=$([ $side = base ] && echo 3000 || echo 1000)
+		cat > "$tmp/slab-$side-$i.log" <<EOT
+mmscale: metric hb x 1
+mmscale: ops hb 100
+mmscale: counter hb slab.kmalloc-64.free_fastpath 600000
+mmscale: counter hb slab.kmalloc-64.free_slowpath 400000
+mmscale: counter hb slab.kmalloc-64.free_list_lock $lock
+mmscale: counter hb slab.tiny.free_slowpath 10
+mmscale: counter hb slab.tiny.free_list_lock 5
+mmscale: bench done
+EOT
+	done
+done
+"$cmp" collect --out "$tmp/slab.json" base:1:$tmp/slab-base-1.log: base:2:$tmp/slab-base-2.log: \
+	head:1:$tmp/slab-head-1.log: head:2:$tmp/slab-head-2.log: > /dev/null
+"$cmp" report "$tmp/slab.json" > "$tmp/slab.out" 2>&1
+check "slab counters per 1M frees of the cache" \
+	has "$tmp/slab.out" '^ +3000 +-66\.7%\* +1000        slab\.kmalloc-64\.free_list_lock$'
+check "caches with under 1% of the frees are hidden" bash -c "! grep -q 'slab\.tiny' '$tmp/slab.out'"
+
 "$cmp" collect --out "$tmp/x.json" sideways:1:$d/base-1.log: > "$tmp/bad.out" 2>&1
 check "collect: bad run spec is refused" test $? -eq 2
 check "collect: says why" has "$tmp/bad.out" 'bad run "sideways:1'
