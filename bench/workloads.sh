@@ -13,14 +13,17 @@
 #                                   own memory cgroup, run at the same time
 #   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
 #                                   fix_size long_busy_list random_size align,
-#                                   THRESHOLD "auto" or KiB for the lazy-purge
-#                                   threshold knob (MMSCALE_VMALLOC_KNOB)
+#                                   THRESHOLD "auto", "4xauto" (N times auto)
+#                                   or KiB for the lazy-purge threshold knob
+#                                   (MMSCALE_VMALLOC_KNOB; a kernel without
+#                                   it runs only "auto", the rest is "skip")
 # it snapshots the counters, runs the workload, and prints
 #   mmscale: metric WORKLOAD KEY VALUE     (LKP-style keys)
 #   mmscale: ops WORKLOAD N                (operations, for "per 1k ops")
 #   mmscale: counter WORKLOAD KEY DELTA    (proc-vmstat.*, kprobe.*, slab.*)
 #   mmscale: info WORKLOAD TEXT            (lock_stat excerpt, notes)
 #   mmscale: error WORKLOAD TEXT           (the workload failed)
+#   mmscale: skip WORKLOAD TEXT            (not applicable to this kernel)
 # and "mmscale: bench done" at the end.  WORKLOAD names carry their
 # parameter after '@' (e.g. page_fault3-threads@tasks=2), which lab/compare.py
 # uses for sweep plots.
@@ -81,19 +84,29 @@ kprobes_cleanup() {
 		sed 's/^p:/-:/' | while read -r e; do echo "$e" >> $tracing/kprobe_events; done
 }
 
-slab_stat_files() {
-	local c f list=$slabs
-	# "all": every cache that is not an alias of another
-	[ "$slabs" = all ] && list=$(find /sys/kernel/slab -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null)
-	for c in $list; do
-		[ -r /sys/kernel/slab/$c/alloc_fastpath ] || continue
-		for f in alloc_fastpath alloc_slowpath free_fastpath free_slowpath free_frozen \
-			 free_add_partial free_remove_partial cmpxchg_double_fail \
-			 cmpxchg_double_cpu_fail cpu_partial_free cpu_partial_drain \
-			 free_list_lock free_list_lock_nop free_locked_redo; do
-			[ -r /sys/kernel/slab/$c/$f ] && echo "$c/$f"
+SLAB_STATS="alloc_fastpath alloc_slowpath free_fastpath free_slowpath free_frozen
+	free_add_partial free_remove_partial cmpxchg_double_fail cmpxchg_double_cpu_fail
+	cpu_partial_free cpu_partial_drain free_list_lock free_list_lock_nop free_locked_redo"
+
+# slab_snapshot: "slab.CACHE.STAT VALUE" for the SLUB_STATS files of
+# MMSCALE_SLABS ("all": every cache that is not an alias), read by one awk:
+# a process per file is minutes under TCG.
+slab_snapshot() {
+	local c f d files=()
+	[ -r /sys/kernel/slab/kmalloc-64/alloc_fastpath ] || return 0
+	if [ "$slabs" = all ]; then
+		for d in /sys/kernel/slab/*; do
+			[ -L "$d" ] || for f in $SLAB_STATS; do [ -r "$d/$f" ] && files+=("$d/$f"); done
 		done
-	done
+	else
+		for c in $slabs; do
+			for f in $SLAB_STATS; do
+				[ -r "/sys/kernel/slab/$c/$f" ] && files+=("/sys/kernel/slab/$c/$f")
+			done
+		done
+	fi
+	[ ${#files[@]} -gt 0 ] || return 0
+	awk 'FNR == 1 { n = split(FILENAME, p, "/"); print "slab." p[n - 1] "." p[n], $1 }' "${files[@]}"
 }
 
 # snapshot FILE: one "KEY VALUE" per line for every counter.
@@ -103,10 +116,7 @@ snapshot() {
 		[ -r $tracing/kprobe_profile ] &&
 			awk '{ print "kprobe." $1, $2 }' $tracing/kprobe_profile |
 			grep -E "^kprobe\.($(echo $kprobes | tr ' ' '|')) "
-		local f
-		for f in $(slab_stat_files); do
-			echo "slab.${f/\//.} $(cut -d' ' -f1 /sys/kernel/slab/$f)"
-		done
+		slab_snapshot
 	} > "$1" 2>/dev/null
 }
 
@@ -230,16 +240,29 @@ vmalloc_mask() {
 	echo $m
 }
 
+# threshold_kb POINT: the knob value for a sweep point: auto is 0, NxAUTO is
+# N times the automatic threshold (fls(CPUs) x 32 MiB), else KiB as given.
+threshold_kb() {
+	local n=$nr_cpus fls=0
+	case $1 in
+	auto) echo 0 ;;
+	*xauto)
+		while [ "$n" -gt 0 ]; do fls=$((fls + 1)); n=$((n >> 1)); done
+		echo $((${1%xauto} * fls * 32768)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
 run_vmalloc() {
 	local tests=$1 thr=$2 w mask old="" n vloops=${MMSCALE_VMALLOC_LOOPS:-20000}
 	w=vmalloc-$tests@threshold_kb=$thr
 	mask=$(vmalloc_mask "$tests") || { error "$w unknown test in '$tests'"; return; }
 	if [ -e "$knob" ]; then
 		old=$(cat "$knob")
-		echo "$([ "$thr" = auto ] && echo 0 || echo "$thr")" > "$knob" ||
+		echo "$(threshold_kb "$thr")" > "$knob" ||
 			{ error "$w could not set $knob to $thr"; return; }
 	elif [ "$thr" != auto ]; then
-		error "$w this kernel has no lazy-purge threshold knob ($knob): only threshold auto runs"
+		echo "mmscale: skip $w this kernel has no lazy-purge threshold knob ($knob)"
 		return
 	fi
 	n=$(dmesg | wc -l)

@@ -9,7 +9,7 @@ and print LKP-style A/B tables from saved results.
       bench/workloads.sh printed into each LOG (a guest console or a host
       run) and saves every run, failed ones included, with the facts given.
       SIDE is base, head or host; FAILURE is empty for a run that completed.
-  compare.py report A [B] [--plots DIR] [--all-counters]
+  compare.py report A [B] [--plots DIR] [--all-counters] [--keys REGEX]
       A and B are result directories (or results.json files).  Base runs are
       A's "base" runs (else its "host" runs), head runs are B's "head" runs
       (else its "host" runs); B defaults to A.  Prints, per workload, the
@@ -34,7 +34,7 @@ import statistics
 import subprocess
 import sys
 
-LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|uname) (.*)$')
+LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|skip|uname) (.*)$')
 KERNEL_REPORT = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|'
                            r'possible circular locking|soft lockup|hung_task)')
 # vm events shown by default in the counter table (all are kept in the JSON)
@@ -51,7 +51,7 @@ def parse_log(path):
 
     def wl(name):
         return run['workloads'].setdefault(
-            name, {'metrics': {}, 'ops': None, 'counters': {}, 'errors': [], 'info': []})
+            name, {'metrics': {}, 'ops': None, 'counters': {}, 'errors': [], 'info': [], 'skipped': []})
     try:
         f = open(path, errors='replace')
     except OSError as e:
@@ -86,6 +86,8 @@ def parse_log(path):
                     wl(name)['ops'] = float(tail)
                 except ValueError:
                     wl(name)['errors'].append('no operation count')
+            elif kind == 'skip':
+                wl(name)['skipped'].append(tail)
             elif name == 'all':
                 run['errors' if kind == 'error' else 'info'].append(tail)
             else:
@@ -252,14 +254,14 @@ def report(args):
                                       cell(vb), key))
             shown += 1
     print('\n* = significant: each median outside the other side\'s min-max (2+ runs a side)')
-    counter_tables(base, head, workloads, args.all_counters)
+    counter_tables(base, head, workloads, args.all_counters, args.keys)
     failures(base, head)
     if args.plots:
         plots(base, head, workloads, args.plots)
     return 0 if shown else 1
 
 
-def counter_tables(base, head, workloads, show_all):
+def counter_tables(base, head, workloads, show_all, only=None):
     printed = False
     for w in workloads:
         keys = sorted({k for r in base + head for k in r['workloads'].get(w, {}).get('counters', {})})
@@ -269,6 +271,8 @@ def counter_tables(base, head, workloads, show_all):
             if not show_all and key.startswith('proc-vmstat.') and not VMSTAT_SHOWN.match(key):
                 continue
             if not show_all and key.startswith('slab.') and key.split('.')[1] not in hot:
+                continue
+            if only and not re.search(only, key):
                 continue
             va, vb = values(base, w, 'counters', key), values(head, w, 'counters', key)
             if not va or not vb or (not any(va) and not any(vb)):
@@ -300,6 +304,15 @@ def failures(base, head):
     print('\n# failed runs and workloads: %s' % ('none' if not lines else len(lines)))
     for line in lines:
         print('  ' + line)
+    skipped = {}
+    for r in base + head:
+        for w, d in r['workloads'].items():
+            for why in d.get('skipped', []):
+                skipped.setdefault((r['side'], w, why), []).append(r['run'])
+    if skipped:
+        print('# not applicable (skipped by the workload, with its reason):')
+        for (side, w, why), runs in sorted(skipped.items()):
+            print('  %s runs %s: %s: %s' % (side, ','.join(map(str, runs)), w, why))
 
 
 def plots(base, head, workloads, outdir):
@@ -353,6 +366,7 @@ def main():
     r.add_argument('b', nargs='?')
     r.add_argument('--plots', metavar='DIR')
     r.add_argument('--all-counters', action='store_true')
+    r.add_argument('--keys', metavar='REGEX', help='only counters whose key matches (re.search)')
     args = ap.parse_args()
     return collect(args) if args.cmd == 'collect' else report(args)
 

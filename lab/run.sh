@@ -21,7 +21,7 @@ source "$(dirname "$0")/common.sh"
 mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
 RUN_CONFIGS=${RUN_CONFIGS:-vm debug mmscale}
-VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc ptlock slub}
+VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc vmalloc_sysctl ptlock slub}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 name=$(echo $RUN_CONFIGS | tr " " -)
 O=$BUILD/$name

@@ -4,7 +4,9 @@
 # What it does: clones build/src (tag mmscale/base) into build/linux (git
 # clone --shared: the baseline objects stay in build/src), or
 # resets an existing build/linux to the baseline, then applies every patch
-# named in patches/series with git am, in order.  A patch that does not apply
+# named in patches/series with git am, in order.  A build/linux that already
+# is the baseline plus exactly patches/ is left untouched (file times kept,
+# so incremental builds stay incremental).  A patch that does not apply
 # stops the stage with the patch file, the kernel version and the failing
 # hunk.  It refuses to reset a build/linux that holds uncommitted edits or
 # commits that were never exported (FORCE=1 overrides the latter).
@@ -45,6 +47,14 @@ if [ -d "$TREE/.git" ]; then
 				die "$TREE has commits that differ from patches/$p; run 'make export' (or FORCE=1 make tree to drop them)"
 			fi
 		done
+		if diff -q <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$chk/series") \
+			<(printf '%s\n' "${series[@]}") >/dev/null 2>&1; then
+			# Already the baseline plus exactly these patches: leave the
+			# files (and their mtimes, which incremental builds use) alone.
+			rm -rf "$chk"
+			say "$TREE already is Linux $ver + the ${#series[@]} patch(es) of patches/series; nothing to do"
+			exit 0
+		fi
 		rm -rf "$chk"
 	fi
 	say "resetting $TREE to $BASE_TAG (Linux $ver)"

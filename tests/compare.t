@@ -37,7 +37,9 @@ check "report: unlisted vm events are hidden" bash -c "! grep -q nr_free_pages '
 check "report: failed boot listed" has "$out" 'base run 4 \(missing.log\): boot failed or timed out'
 check "report: incomplete run listed" has "$out" 'head run 3 \(head-3.log\): incomplete: no "mmscale: bench done"'
 check "report: kernel report in a run listed" has "$out" 'head run 3 .*BUG: kernel NULL pointer'
-check "report: workload error listed" has "$out" 'head run 2 .*vmalloc-fix_size@threshold_kb=256: this kernel has no lazy-purge threshold knob'
+check "report: workload error listed" has "$out" 'head run 2 .*vmalloc-fix_size@threshold_kb=256: test_vmalloc printed no summary'
+check "report: not-applicable points listed apart, not as failures" \
+	has "$out" '^  base runs 1: vmalloc-fix_size@threshold_kb=256: this kernel has no lazy-purge threshold knob'
 if command -v gnuplot > /dev/null; then
 	check "report: sweep plot written" test -s "$tmp/hackbench-cgroup-process-pipe.hackbench.throughput.png"
 fi
