@@ -21,6 +21,10 @@ and print LKP-style A/B tables from saved results.
       sweeps (workloads that differ only in "@param=value") it writes one
       gnuplot PNG per metric into DIR.
 
+  compare.py sweep A [--side head] [--keys REGEX]
+      One side's sweep points in columns: metric means and counters per
+      1000 operations, for changelog tables.
+
 What it needs: python3; gnuplot for the plots.  collect writes the JSON
 file; report writes only the PNGs (and their .dat/.gp inputs).
 """
@@ -351,6 +355,32 @@ def plots(base, head, workloads, outdir):
                                          ' FAILED: ' + r.stderr.strip().splitlines()[-1]))
 
 
+def sweep(args):
+    """One side's sweep points: metric means and counters per 1000 ops."""
+    doc = load(args.a)
+    runs = pick(doc, args.side)
+    workloads = sorted({w for r in runs for w in r['workloads']}, key=sort_key)
+    keys = sorted({(what, k) for r in runs for w in workloads
+                   for what in ('metrics', 'counters')
+                   for k in r['workloads'].get(w, {}).get(what, {})
+                   if not args.keys or re.search(args.keys, k)})
+    workloads = [w for w in workloads
+                 if any(values(runs, w, what, key) for what, key in keys)]
+    print('# %s runs of %s: metrics (mean), counters per 1000 operations (mean)' % (
+        args.side, os.path.dirname(doc['path']) or '.'))
+    if 'tcg' == doc.get('accel'):
+        print('# %s' % TCG_LABEL)
+    for what, key in keys:
+        row = []
+        for w in workloads:
+            v = values(runs, w, what, key)
+            row.append(num(statistics.mean(v)) if v else '-')
+        if any(x != '-' for x in row):
+            print('%s %s' % (key, ' '.join(row)))
+    print('# columns: ' + ' '.join(w.partition('@')[2] or w for w in workloads))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -367,8 +397,12 @@ def main():
     r.add_argument('--plots', metavar='DIR')
     r.add_argument('--all-counters', action='store_true')
     r.add_argument('--keys', metavar='REGEX', help='only counters whose key matches (re.search)')
+    w = sub.add_parser('sweep', help='one side of a sweep as a plain table')
+    w.add_argument('a')
+    w.add_argument('--side', default='head', choices=['base', 'head', 'host'])
+    w.add_argument('--keys', metavar='REGEX')
     args = ap.parse_args()
-    return collect(args) if args.cmd == 'collect' else report(args)
+    return {'collect': collect, 'report': report, 'sweep': sweep}[args.cmd](args)
 
 
 if __name__ == '__main__':

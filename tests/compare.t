@@ -49,6 +49,9 @@ check "report A B from saved results: same tables" \
 	diff <(sed -n '/^page_fault3/,$p' "$out" | grep -v '^# plot') <(sed -n '/^page_fault3/,$p' "$tmp/again.out")
 (cd "$TOP" && make -s compare A="$tmp" B="$tmp") > "$tmp/make.out" 2>&1
 check "make compare A=dir B=dir prints the table" has "$tmp/make.out" 'will-it-scale\.2\.threads$'
+"$cmp" sweep "$tmp" --side base --keys 'hackbench.throughput' > "$tmp/sweep.out" 2>&1
+check "sweep: one row per key, one column per point (means)" \
+	has "$tmp/sweep.out" '^hackbench\.throughput 5067 4000$'
 # a host-only pair: base from A's host runs, head from B's host runs
 "$cmp" collect --out "$tmp/a.json" --accel host host:1:$d/base-1.log: host:2:$d/base-2.log: > /dev/null
 "$cmp" collect --out "$tmp/b.json" --accel host host:1:$d/head-1.log: host:2:$d/head-2.log: > /dev/null
