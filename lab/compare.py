@@ -377,7 +377,8 @@ def sweep(args):
             row.append(num(statistics.mean(v)) if v else '-')
         if any(x != '-' for x in row):
             print('%s %s' % (key, ' '.join(row)))
-    print('# columns: ' + ' '.join(w.partition('@')[2] or w for w in workloads))
+    one = len({w.partition('@')[0] for w in workloads}) == 1
+    print('# columns: ' + ' '.join((w.partition('@')[2] or w) if one else w for w in workloads))
     return 0
 
 
