@@ -336,6 +336,9 @@ def plots(base, head, workloads, outdir):
         keys = sorted({k for r in base + head for w in points for k in r['workloads'].get(w, {}).get('metrics', {})})
         for key in keys:
             stem = os.path.join(outdir, re.sub(r'[^A-Za-z0-9_.-]', '_', '%s.%s' % (name, key)))
+            if sum(1 for w in points if values(base, w, 'metrics', key) or
+                   values(head, w, 'metrics', key)) < 2:
+                continue  # a key of one point only (e.g. will-it-scale.K.processes)
             rows = []
             for w in points:
                 va, vb = values(base, w, 'metrics', key), values(head, w, 'metrics', key)
@@ -345,11 +348,12 @@ def plots(base, head, workloads, outdir):
             with open(stem + '.dat', 'w') as f:
                 f.write('# %s  base_mean base_sd head_mean head_sd\n' % pname + '\n'.join(rows) + '\n')
             with open(stem + '.gp', 'w') as f:
-                f.write('set terminal png size 800,500\nset output "%s.png"\n' % stem +
+                f.write('set terminal png size 800,500 noenhanced\nset output "%s.png"\n' % stem +
+                        'set offsets 0.3, 0.3, 0, 0\nset pointsize 1.5\n' +
                         'set title "%s: %s"\nset xlabel "%s"\nset ylabel "%s"\n' % (name, key, pname, key) +
                         'set key outside\nset grid\n'
-                        'plot "%s.dat" using 0:2:3:xtic(1) with yerrorlines title "base", ' % stem +
-                        '"" using 0:4:5:xtic(1) with yerrorlines title "head"\n')
+                        'plot "%s.dat" using 0:2:3:xtic(1) with yerrorlines pt 7 title "base", ' % stem +
+                        '"" using 0:4:5:xtic(1) with yerrorlines pt 5 title "head"\n')
             r = subprocess.run([gnuplot, stem + '.gp'], capture_output=True, text=True)
             print('# plot: %s.png%s' % (stem, '' if r.returncode == 0 else
                                          ' FAILED: ' + r.stderr.strip().splitlines()[-1]))
