@@ -95,7 +95,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	meta=$(printf '{"host.kernel": "%s", "host.cpus": "%s", "host.cpu": "%s"}' "$(uname -srv)" "$(nproc)" \
 		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
 	"$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel host --command "$cmd" \
-		--where "bare metal: $(nproc) CPUs" --meta "$meta" "${runs[@]}" || die "collecting the results failed"
+		--where "the running kernel, no QEMU: $(nproc) CPUs" --meta "$meta" "${runs[@]}" || die "collecting the results failed"
 	say "saved $OUT/results.json; compare two such runs with: make compare A=<base dir> B=<head dir>"
 	exit 0
 fi
@@ -132,8 +132,8 @@ cp "$BUILD/bench-head$suffix/.config" "$OUT/head.config"
 series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")
 meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config": "%s (base.config)", "head.kernel": "Linux %s + %s patches of patches/series, tree %s", "head.config": "%s (head.config)", "all.host": "%s CPUs, %s"}' \
 	"$(kernel_version "$SRC_DIR")" "$(cat "$BUILD/src.origin" 2>/dev/null || echo "?")" \
-	"vm bench ${extra[*]}" "$(kernel_version "$TREE")" "$series" \
-	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm bench ${extra[*]} mmscale" \
+	"vm bench${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" "$series" \
+	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm bench${extra[*]:+ ${extra[*]}} mmscale" \
 	"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
 OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd \
 	"$LAB_DIR/ab.sh" "$BUILD/base/bench-base$suffix" "$BUILD/bench-head$suffix"
