@@ -46,21 +46,6 @@ static void die(const char *what)
 	sampler_die("page_fault", what);
 }
 
-static int task_file(void)
-{
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/page_fault.XXXXXX", dir);
-	fd = mkstemp(path);
-	if (fd < 0)
-		die("mkstemp");
-	unlink(path);
-	if (ftruncate(fd, map_bytes))
-		die("ftruncate");
-	return fd;
-}
-
 /* join_cgroup: move the calling process into PREFIX<i>. */
 static void join_cgroup(int i)
 {
@@ -76,7 +61,7 @@ static void join_cgroup(int i)
 static void *task(void *arg)
 {
 	volatile unsigned long *ops = sampler_counter((long)arg);
-	int fd = kind == 1 ? -1 : task_file();
+	int fd = kind == 1 ? -1 : sampler_sparse_file("page_fault", dir, map_bytes);
 	int flags = kind == 3 ? MAP_SHARED : MAP_PRIVATE;
 
 	if (kind == 1)

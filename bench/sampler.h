@@ -13,6 +13,7 @@
 #define MMSCALE_SAMPLER_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,26 @@ static void sampler_die(const char *prog, const char *what)
 {
 	fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));
 	exit(1);
+}
+
+/*
+ * sampler_sparse_file: an unlinked sparse file of @bytes in @dir (named
+ * after @prog), for workloads that map a file; dies on error.
+ */
+static inline int sampler_sparse_file(const char *prog, const char *dir,
+				      unsigned long bytes)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s.XXXXXX", dir, prog);
+	fd = mkstemp(path);
+	if (fd < 0)
+		sampler_die(prog, "mkstemp");
+	unlink(path);
+	if (ftruncate(fd, bytes))
+		sampler_die(prog, "ftruncate");
+	return fd;
 }
 
 /* sampler_init: one slot per task, shared with forked children. */

@@ -59,7 +59,6 @@ static void *task(void *arg)
 
 int main(int argc, char **argv)
 {
-	char path[4096];
 	double mean;
 	int opt, i;
 
@@ -76,13 +75,7 @@ int main(int argc, char **argv)
 	if (nr_tasks < 1 || seconds < 1 || warmup < 0 || !file_bytes)
 		goto usage;
 	page_size = sysconf(_SC_PAGESIZE);
-	snprintf(path, sizeof(path), "%s/shm_pread.XXXXXX", dir);
-	fd = mkstemp(path);
-	if (fd < 0)
-		die("mkstemp");
-	unlink(path);
-	if (ftruncate(fd, file_bytes))
-		die("ftruncate");
+	fd = sampler_sparse_file("shm_pread", dir, file_bytes);
 	sampler_init("shm_pread", nr_tasks);
 	for (i = 0; i < nr_tasks; i++) {
 		pthread_t t;

@@ -49,10 +49,7 @@ kernel_args() {
 }
 base_args=$(kernel_args "$1") head_args=$(kernel_args "$2")
 
-for w in page_fault shm_pread; do
-	gcc -O2 -Wall -pthread -o "$OUT/bin/$w" "$TOP/bench/$w.c" >> "$STAGE_LOG" 2>&1 ||
-		die "building bench/$w.c failed"
-done
+build_workloads "$OUT/bin" >> "$STAGE_LOG" 2>&1 || die "building bench/*.c failed"
 cat > "$OUT/bench.env" <<EOF
 MMSCALE_BENCH=$BENCH
 MMSCALE_BENCH_BIN=$OUT/bin

@@ -79,9 +79,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	[ "$(id -u)" = 0 ] || die "HOST=1 runs the workloads on this kernel and needs root (cgroups, tracefs, modprobe)"
 	OUT=${OUT:-$BUILD/results/$stamp-host}
 	mkdir -p "$OUT/bin"
-	for w in page_fault shm_pread; do
-		gcc -O2 -Wall -pthread -o "$OUT/bin/$w" "$TOP/bench/$w.c" || die "building bench/$w.c failed"
-	done
+	build_workloads "$OUT/bin" || die "building bench/*.c failed"
 	runs=()
 	for ((i = 1; i <= RUNS; i++)); do
 		say "host run $i/$RUNS on $(uname -r): $plan"

@@ -56,3 +56,13 @@ kernel_version() {
 		END { if (v != "" && p != "") printf "%s.%s.%s\n", v, p, s }
 	' "$1/Makefile" 2>/dev/null
 }
+
+# build_workloads DIR: compile bench/*.c into DIR (the guest runs them over
+# the 9p root; HOST=1 runs them here).
+build_workloads() {
+	local w
+	mkdir -p "$1"
+	for w in page_fault shm_pread; do
+		gcc -O2 -Wall -pthread -o "$1/$w" "$TOP/bench/$w.c" || return 1
+	done
+}
