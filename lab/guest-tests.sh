@@ -1,12 +1,12 @@
 # lab/guest-tests.sh - the test plan sourced by lab/guest-init.sh in the guest.
 #
 # What it does: runs the in-tree mm selftests (run_vmtests.sh, categories
-# from MMSCALE_VMTESTS, comma separated) and cgroup's test_memcontrol, each
-# as one section, from a copy (on the scratch disk) of the kselftest install tree
+# from MMSCALE_VMTESTS, comma separated) and cgroup's test_memcontrol and
+# test_memcg_stock (the series' charge stock checks), each as one section, from a copy (on the scratch disk) of the kselftest install tree
 # MMSCALE_KST built on the host from the same kernel tree.  KUnit already ran
 # during boot.  A missing binary is reported as a failed section.
 # MMSCALE_MM_SECTION renames the mm section (e.g. for the slab_debug boot);
-# MMSCALE_MEMCONTROL=0 leaves test_memcontrol out.
+# MMSCALE_MEMCONTROL=0 leaves the two cgroup tests out.
 # What it needs: the helpers of lab/guest-init.sh; bash on the host root.
 
 # on the ext4 scratch disk when there is one: test_memcontrol's page cache
@@ -49,5 +49,6 @@ if [ -n "${MMSCALE_VMTESTS:-}" ]; then
 fi
 if [ "${MMSCALE_MEMCONTROL:-1}" = 1 ]; then
 	section memcontrol run_in cgroup test_memcontrol
+	section memcg-stock run_in cgroup test_memcg_stock
 fi
 cd /

@@ -35,6 +35,9 @@ BUG_RE = re.compile('|'.join(BUG_PATTERNS))
 EXPECTED_REPORTS = [
     (re.compile(r'\btest_memcontrol invoked oom-killer:'), re.compile(r'Comm: test_memcontrol'),
      "test_memcontrol's OOM tests fill a memcg on purpose (the OOM killer prints a stack)"),
+    # the task name is cut to 15 characters in these reports
+    (re.compile(r'\btest_memcg_stoc invoked oom-killer:'), re.compile(r'Comm: test_memcg_stoc'),
+     "test_memcg_stock's OOM test fills a memcg at memory.max on purpose"),
     (re.compile(r'vmalloc_test/\d+: vmalloc error: size \d+, vm_struct allocation failed'),
      re.compile(r'\[test_vmalloc\]'),
      "test_vmalloc's align_shift_alloc_test asks for alignments that cannot be met"),

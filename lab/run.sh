@@ -4,7 +4,7 @@
 # Usage: lab/run.sh run|check
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
 #          RUN_CONFIGS, default "vm debug mmscale") -> boot under QEMU (KUnit at boot,
-#          then mm selftests and test_memcontrol) -> report.
+#          then mm selftests, test_memcontrol and test_memcg_stock) -> report.
 #   check: the same, plus: the lab's own tests (tests/*.t with prove), every
 #          patch through scripts/checkpatch.pl --strict, and "make export" on
 #          the fresh tree must leave patches/ unchanged.
@@ -130,7 +130,7 @@ report_rc=0
 STAGE=report
 echo "== results: $RUN_DIR =="
 "$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
-	--expect kunit,mm,memcontrol > "$RUN_DIR/report.txt" || report_rc=$?
+	--expect kunit,mm,memcontrol,memcg-stock > "$RUN_DIR/report.txt" || report_rc=$?
 sed '$d' "$RUN_DIR/report.txt"
 read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
 if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
