@@ -8,12 +8,13 @@
 #   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
 #                               A/B benchmark, LKP tables (lab/bench.sh)
 #   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs
+#   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
 
 SHELL := /bin/bash
 CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 
-.PHONY: all run check deps source tree export build test bench compare help clean
+.PHONY: all run check deps source tree export build test bench compare bisect help clean
 
 all: help
 
@@ -50,6 +51,9 @@ bench:
 compare:
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
 	lab/compare.py report $(A) $(B) --plots $(or $(B),$(A))
+
+bisect: tree
+	lab/bisect.sh $(FIRST) $(LAST)
 
 clean:
 	rm -rf build

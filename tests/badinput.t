@@ -50,4 +50,14 @@ ACCEL=tcg "$TOP/lab/boot.sh" -k "$kernel" -l "$tmp/hang.log" -t 4 > "$tmp/out" 2
 check "boot: a hang is killed by the timeout" test $? -ne 0
 check "boot: error says so and names the log" has "$tmp/out" '^ERROR: stage boot: guest did not finish within 4s \(hang\?\); QEMU was killed \(log: .*/hang.log\)$'
 check "boot: QEMU is gone" bash -c "! pgrep -f -- '$tmp/hang.lo[g]' >/dev/null"
+
+# bisect: a patch range outside the series, a missing config fragment
+if [ -d "$TOP/build/linux/.git" ]; then
+	BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 0 > "$tmp/out" 2>&1
+	check "bisect: patch 0 is refused" test $? -ne 0
+	check "bisect: error gives the usage and the range" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+ \(log: '
+	CONFIGS="vm nosuch" BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 1 1 > "$tmp/out" 2>&1
+	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: no configs/nosuch.config \(log: '
+	check "bisect: nothing was checked out" test ! -e "$tmp/b9/bisect/tree"
+fi
 done_testing

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# lab/bisect.sh - stage "bisect": build and boot each commit of the series
+# on its own, to show that every patch builds and boots alone.
+#
+# Usage: lab/bisect.sh [FIRST [LAST]]     patch numbers, default 1 .. the last
+#   CONFIGS="vm mmscale" (env)  config fragments for every commit (default);
+#                               "vm" alone builds each commit with the
+#                               series' options off
+#   BOOT_TIMEOUT=S (env)        per boot (default 900)
+# What it does: for each commit of build/linux after mmscale/base in the
+# range, checks it out in a detached worktree (build/bisect/tree), writes
+# build/bisect/NNNN.config from the fragments without the lines whose
+# symbol no Kconfig file of that commit defines yet (so a patch is built
+# with the options that exist at that point), builds bzImage into
+# build/bisect/obj (one output tree for all commits, so each build is
+# incremental) and boots it under QEMU (lab/boot.sh) with the built-in
+# KUnit suites on.  lab/report.py then checks the console: the guest
+# reached user space and powered off, no KUnit case failed, and no
+# BUG/WARNING/lockdep/KASAN report appeared.  Prints one TAP line per
+# commit and "N passed, N failed" at the end; exits 1 if any failed.
+# What it needs: "make tree" done (build/linux), lab/deps.sh's packages.
+# Writes build/bisect/ (logs: build/bisect/NNNN.{build,console}.log).
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+CONFIGS=${CONFIGS:-vm mmscale}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
+out=$BUILD/bisect
+wt=$out/tree
+obj=$out/obj
+stage bisect "$out/bisect.log"
+
+[ -d "$TREE/.git" ] || die "no $TREE; run 'make tree' first"
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
+n=${#commits[@]}
+[ "$n" -gt 0 ] || die "$TREE has no commits after $BASE_TAG"
+first=${1:-1}
+last=${2:-$n}
+[[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && [ "$first" -ge 1 ] &&
+	[ "$last" -le "$n" ] && [ "$first" -le "$last" ] ||
+	die "usage: lab/bisect.sh [FIRST [LAST]] with 1 <= FIRST <= LAST <= $n"
+for c in $CONFIGS; do
+	[ -f "$TOP/configs/$c.config" ] || die "no configs/$c.config"
+done
+
+if [ ! -e "$wt/.git" ]; then
+	rm -rf "$wt"
+	run_logged git -C "$TREE" worktree add --detach "$wt" "${commits[0]}" ||
+		die "git worktree add $wt failed"
+fi
+mkdir -p "$obj"
+mk=(make -C "$wt" O="$obj" -j"$(nproc)")
+command -v ccache >/dev/null 2>&1 && mk+=(CC="ccache gcc")
+
+pass=0 fail=0
+echo "TAP version 13"
+echo "1..$((last - first + 1))"
+for ((i = first; i <= last; i++)); do
+	c=${commits[i - 1]}
+	num=$(printf '%04d' "$i")
+	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	say "$num $subj"
+	run_logged git -C "$wt" checkout -q --detach "$c" || die "checkout of $num failed"
+
+	# Only the symbols this commit's Kconfig files define
+	frag=$out/$num.config
+	: > "$frag"
+	for cfg in $CONFIGS; do
+		while IFS= read -r line; do
+			sym=$(sed -nE 's/^(# )?CONFIG_([A-Za-z0-9_]+)[= ].*/\2/p' <<< "$line")
+			if [ -z "$sym" ]; then
+				continue
+			elif git -C "$wt" grep -qE "^[[:space:]]*(menu)?config $sym\$" -- '*Kconfig*'; then
+				echo "$line" >> "$frag"
+			fi
+		done < "$TOP/configs/$cfg.config"
+	done
+
+	why=
+	blog=$out/$num.build.log
+	if ! env -C "$wt" scripts/kconfig/merge_config.sh -O "$obj" "$frag" > "$blog" 2>&1; then
+		why="config failed (log: $blog)"
+	elif ! "${mk[@]}" bzImage >> "$blog" 2>&1; then
+		why="build failed (log: $blog)"
+	else
+		clog=$out/$num.console.log
+		rdir=$out/$num.report
+		rm -rf "$rdir"
+		mkdir -p "$rdir"
+		if ! "$LAB_DIR/boot.sh" -k "$obj/arch/x86/boot/bzImage" -l "$clog" \
+			-t "$BOOT_TIMEOUT" -s 0 -a "kunit.enable=1" >> "$STAGE_LOG" 2>&1; then
+			why="boot failed (log: $clog)"
+		elif ! "$LAB_DIR/report.py" --console "$clog" --ksrc "$wt" --out "$rdir" \
+			--expect kunit > "$rdir/report.txt" 2>&1; then
+			why="KUnit failure or kernel report: $(tail -n1 "$rdir/report.txt") (see $rdir/report.txt)"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+		echo "ok $((i - first + 1)) - $num $subj"
+	else
+		fail=$((fail + 1))
+		echo "not ok $((i - first + 1)) - $num $subj # $why"
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
