@@ -7,6 +7,11 @@
 #   page_fault1|page_fault2|page_fault3:MODE:TASKS   MODE threads|processes
 #   shm-pread-seq-mt:TASKS
 #   memcg-parallel-fault:K          K cgroups, one 64 MiB anon fault loop each
+#   sigqueue:SIGNALS:ROUNDS         bench/sigqueue.c: a fixed alloc/free
+#                                   pattern on the sigqueue slab cache,
+#                                   started from an empty cache (shrunk);
+#                                   deterministic on one vCPU (VCPUS=1 with
+#                                   slab_nomerge), for comparing SLUB_STATS
 #   hackbench:MODE:IPC:GROUPS[:SIZE]        rt-tests hackbench, MODE
 #                                   process|thread, IPC pipe|socket
 #   hackbench-cgroup:MODE:IPC:K[:SIZE]      K hackbench groups, each in its
@@ -30,7 +35,9 @@
 # Counters: /proc/vmstat deltas; kprobe hit counts (tracefs kprobe_profile)
 # on MMSCALE_KPROBES, counted from a tracefs instance whose buffer is off,
 # so base and head are counted the same way; SLUB_STATS files of
-# MMSCALE_SLABS (cache names, or "all") when the kernel has them;
+# MMSCALE_SLABS (cache names, or "all") when the kernel has them, the
+# items named by MMSCALE_SLAB_STATS (default: the free path ones; "all":
+# every 6.12 item and the series' new ones);
 # /proc/lock_stat when present.
 # Environment: MMSCALE_BENCH_BIN (built workloads), MMSCALE_BENCH_SECONDS
 # (samples after 1 s warm-up, default 5), MMSCALE_BENCH_TMP (a tmpfs,
@@ -87,6 +94,14 @@ kprobes_cleanup() {
 SLAB_STATS="alloc_fastpath alloc_slowpath free_fastpath free_slowpath free_frozen
 	free_add_partial free_remove_partial cmpxchg_double_fail cmpxchg_double_cpu_fail
 	cpu_partial_free cpu_partial_drain free_list_lock free_list_lock_nop free_locked_redo"
+if [ "${MMSCALE_SLAB_STATS:-}" = all ]; then
+	SLAB_STATS="$SLAB_STATS alloc_from_partial alloc_slab alloc_refill alloc_node_mismatch
+	free_slab cpuslab_flush deactivate_full deactivate_empty deactivate_to_head
+	deactivate_to_tail deactivate_remote_frees deactivate_bypass order_fallback
+	cpu_partial_alloc cpu_partial_node"
+elif [ -n "${MMSCALE_SLAB_STATS:-}" ]; then
+	SLAB_STATS=$MMSCALE_SLAB_STATS
+fi
 
 # slab_snapshot: "slab.CACHE.STAT VALUE" for the SLUB_STATS files of
 # MMSCALE_SLABS ("all": every cache that is not an alias), read by one awk:
@@ -286,6 +301,15 @@ run_vmalloc() {
 	counters_end "$w" "$(($(grep -c 'Summary:' "$work/vm") * vloops))"
 }
 
+# run_sigqueue SIGNALS ROUNDS: empty the cache first (shrink frees its
+# empty slabs and flushes the cpu slabs), so every run starts alike.
+run_sigqueue() {
+	local n=${1:-4096} r=${2:-8} d=/sys/kernel/slab/sigqueue
+	[ -L $d ] && echo "mmscale: info all sigqueue is merged into $(readlink $d): boot with slab_nomerge"
+	echo 1 > $d/shrink 2>/dev/null || echo "mmscale: info all could not shrink $d"
+	run_sampled "sigqueue@signals=$n" "$bin/sigqueue" -n "$n" -r "$r"
+}
+
 # --- main -----------------------------------------------------------------
 [ "$(stat -f -c %T "$tmp" 2>/dev/null)" = tmpfs ] ||
 	echo "mmscale: info all $tmp is not tmpfs: page_fault2/3 and shm-pread-seq-mt measure $(stat -f -c %T "$tmp" 2>/dev/null)"
@@ -302,6 +326,7 @@ for item in ${MMSCALE_BENCH//,/ }; do
 	shm-pread-seq-mt)
 		run_sampled "$name@threads=$a" "$bin/shm_pread" -t "$a" -s "$secs" -w 1 -d "$tmp" ;;
 	memcg-parallel-fault) run_memcg_fault "$a" ;;
+	sigqueue) run_sigqueue "$a" "$b" ;;
 	hackbench) run_hackbench "$a" "$b" "$c" "$d" ;;
 	hackbench-cgroup) run_hackbench_cgroup "$a" "$b" "$c" "$d" ;;
 	vmalloc) run_vmalloc "$a" "$b" ;;

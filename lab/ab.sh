@@ -12,6 +12,7 @@
 #   SECONDS_PER=N  samples per sampled workload after 1 s warm-up (default 5)
 #   OUT=DIR        result directory (default build/results/<time>)
 #   BOOT_TIMEOUT=S per boot (default 1500)
+#   VCPUS=N        guest vCPUs (default 2, on 2 NUMA nodes; 1: one node)
 #   META=JSON      extra facts for results.json (lab/bench.sh passes the
 #                  kernel versions and configs)
 #   BASE_APPEND=.. HEAD_APPEND=..  extra kernel command line for one side,
@@ -31,6 +32,13 @@ RUNS=${RUNS:-3}
 BENCH=${BENCH:-page_fault3:threads:1,page_fault3:threads:2,page_fault3:processes:1,page_fault3:processes:2}
 OUT=$(realpath -m "${OUT:-$BUILD/results/$(date +%Y%m%d-%H%M%S)}")
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number, not '$RUNS'"
+VCPUS=${VCPUS:-2}
+case $VCPUS in
+1) nodes=1 where="1 vCPU" ;;
+[2-9] | [1-9][0-9]) [ $((VCPUS % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$VCPUS'"
+	nodes=2 where="$VCPUS vCPUs on 2 nodes" ;;
+*) die "VCPUS must be 1 or an even number up to 98, not '$VCPUS'" ;;
+esac
 mkdir -p "$OUT/bin"
 stage ab "$OUT/ab.log"
 
@@ -54,11 +62,11 @@ cat > "$OUT/bench.env" <<EOF
 MMSCALE_BENCH=$BENCH
 MMSCALE_BENCH_BIN=$OUT/bin
 MMSCALE_BENCH_SECONDS=${SECONDS_PER:-5}
-${MMSCALE_KPROBES:+MMSCALE_KPROBES="$MMSCALE_KPROBES"}
-${MMSCALE_SLABS:+MMSCALE_SLABS="$MMSCALE_SLABS"}
-${MMSCALE_HACKBENCH_LOOPS:+MMSCALE_HACKBENCH_LOOPS=$MMSCALE_HACKBENCH_LOOPS}
-${MMSCALE_VMALLOC_LOOPS:+MMSCALE_VMALLOC_LOOPS=$MMSCALE_VMALLOC_LOOPS}
 EOF
+# the optional settings, quoted for the guest's shell (lists have spaces)
+for v in MMSCALE_KPROBES MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS; do
+	[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
+done >> "$OUT/bench.env"
 
 runs=()
 for ((i = 1; i <= RUNS; i++)); do
@@ -69,7 +77,7 @@ for ((i = 1; i <= RUNS; i++)); do
 		log=$OUT/$side-$i.log
 		# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
 		if "$LAB_DIR/boot.sh" $args -l "$log" -p "$TOP/bench/guest-bench.sh" \
-			-t "${BOOT_TIMEOUT:-1500}" -s 0 ${append:+-a "$append"} -- MMSCALE_BENCH_ENV="$OUT/bench.env" \
+			-t "${BOOT_TIMEOUT:-1500}" -s 0 -c "$VCPUS" -n $nodes ${append:+-a "$append"} -- MMSCALE_BENCH_ENV="$OUT/bench.env" \
 			2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
 				sed -u 's/^/    /' >&2); then
 			runs+=("$side:$i:$log:")
@@ -81,10 +89,16 @@ for ((i = 1; i <= RUNS; i++)); do
 		[ -n "${ACCEL:-}" ] || export ACCEL=$(grep -q -- '-accel kvm' "$log" 2>/dev/null && echo kvm || echo tcg)
 	done
 done
+# the settings that made this run, for the report's command line
+envs=
+[ "$VCPUS" = 2 ] || envs+="VCPUS=$VCPUS "
+for v in MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_KPROBES MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS; do
+	[ -n "${!v:-}" ] && envs+="$v=\"${!v}\" "
+done
 accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" 2>/dev/null && echo kvm || echo tcg)
 "$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel "$accel" \
-	--command "${BENCH_COMMAND:-${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
-	--meta "${META:-{\}}" --where "QEMU ($accel), 2 vCPUs on 2 nodes, 3 GiB" "${runs[@]}" ||
+	--command "${BENCH_COMMAND:-$envs${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
+	--meta "${META:-{\}}" --where "QEMU ($accel), $where, 3 GiB" "${runs[@]}" ||
 	die "collecting the results failed"
 "$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt"
 say "results: $OUT/results.json, table: $OUT/compare.txt"

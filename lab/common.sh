@@ -62,7 +62,7 @@ kernel_version() {
 build_workloads() {
 	local w
 	mkdir -p "$1"
-	for w in page_fault shm_pread; do
+	for w in page_fault shm_pread sigqueue; do
 		gcc -O2 -Wall -pthread -o "$1/$w" "$TOP/bench/$w.c" || return 1
 	done
 }

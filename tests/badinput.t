@@ -51,6 +51,11 @@ check "boot: a hang is killed by the timeout" test $? -ne 0
 check "boot: error says so and names the log" has "$tmp/out" '^ERROR: stage boot: guest did not finish within 4s \(hang\?\); QEMU was killed \(log: .*/hang.log\)$'
 check "boot: QEMU is gone" bash -c "! pgrep -f -- '$tmp/hang.lo[g]' >/dev/null"
 
+# ab: a vCPU count that does not split over the two NUMA nodes
+VCPUS=3 BUILD=$tmp/b10 "$TOP/lab/ab.sh" "$tmp/bzImage" "$tmp/bzImage" > "$tmp/out" 2>&1
+check "ab: VCPUS=3 is refused" test $? -ne 0
+check "ab: the error names the rule" has "$tmp/out" "^ERROR: stage lab: VCPUS must be 1 or even \(2 NUMA nodes\), not '3'$"
+
 # bisect: a patch range outside the series, a missing config fragment
 if [ -d "$TOP/build/linux/.git" ]; then
 	BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 0 > "$tmp/out" 2>&1
