@@ -49,8 +49,8 @@ if [ ! -e "$wt/.git" ]; then
 		die "git worktree add $wt failed"
 fi
 mkdir -p "$obj"
-mk=(make -C "$wt" O="$obj" -j"$(nproc)")
-command -v ccache >/dev/null 2>&1 && mk+=(CC="ccache gcc")
+kmake_init "$wt" "$obj"
+mk=("${KMAKE[@]}")
 
 pass=0 fail=0
 echo "TAP version 13"

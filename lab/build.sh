@@ -34,11 +34,8 @@ for f in "$@"; do
 done
 
 jobs=$(nproc)
-mk=(make -C "$KSRC" O="$O" -j"$jobs" KBUILD_BUILD_USER=mmscale KBUILD_BUILD_HOST=lab)
-if command -v ccache >/dev/null 2>&1; then
-	mk+=(CC="ccache gcc")
-	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
-fi
+kmake_init "$KSRC" "$O"
+mk=("${KMAKE[@]}")
 
 # heartbeat: one line a minute while a long step runs
 heartbeat() {

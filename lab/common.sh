@@ -57,6 +57,18 @@ kernel_version() {
 	' "$1/Makefile" 2>/dev/null
 }
 
+# kmake_init SRC OBJ: set the array KMAKE to the make command that builds
+# the kernel tree SRC into OBJ: -j$(nproc), a fixed build user and host,
+# and ccache when it is installed, with CCACHE_BASEDIR=$TOP so that trees
+# at the same depth under $TOP share cached objects.
+kmake_init() {
+	KMAKE=(make -C "$1" O="$2" -j"$(nproc)" KBUILD_BUILD_USER=mmscale KBUILD_BUILD_HOST=lab)
+	if command -v ccache >/dev/null 2>&1; then
+		KMAKE+=(CC="ccache gcc")
+		export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+	fi
+}
+
 # build_workloads DIR: compile bench/*.c into DIR (the guest runs them over
 # the 9p root; HOST=1 runs them here).
 build_workloads() {
