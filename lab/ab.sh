@@ -64,7 +64,8 @@ MMSCALE_BENCH_BIN=$OUT/bin
 MMSCALE_BENCH_SECONDS=${SECONDS_PER:-5}
 EOF
 # the optional settings, quoted for the guest's shell (lists have spaces)
-for v in MMSCALE_KPROBES MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS; do
+optional=(MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_KPROBES MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS)
+for v in "${optional[@]}"; do
 	[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 done >> "$OUT/bench.env"
 
@@ -92,7 +93,7 @@ done
 # the settings that made this run, for the report's command line
 envs=
 [ "$VCPUS" = 2 ] || envs+="VCPUS=$VCPUS "
-for v in MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_KPROBES MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS; do
+for v in "${optional[@]}"; do
 	[ -n "${!v:-}" ] && envs+="$v=\"${!v}\" "
 done
 accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" 2>/dev/null && echo kvm || echo tcg)
