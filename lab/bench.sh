@@ -128,7 +128,7 @@ mkdir -p "$OUT"
 cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 cp "$BUILD/bench-head$suffix/.config" "$OUT/head.config"
 series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")
-meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config": "%s (base.config)", "head.kernel": "Linux %s + %s patches of patches/series, tree %s", "head.config": "%s (head.config)", "all.host": "%s CPUs, %s"}' \
+meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config": "%s (base.config)", "head.kernel": "Linux %s + %s patches of patches/ (all topics), tree %s", "head.config": "%s (head.config)", "all.host": "%s CPUs, %s"}' \
 	"$(kernel_version "$SRC_DIR")" "$(cat "$BUILD/src.origin" 2>/dev/null || echo "?")" \
 	"vm bench${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" "$series" \
 	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm bench${extra[*]:+ ${extra[*]}} mmscale" \

@@ -78,3 +78,48 @@ build_workloads() {
 		gcc -O2 -Wall -pthread -o "$1/$w" "$TOP/bench/$w.c" || return 1
 	done
 }
+
+# Topics.  patches/series lists the topic folders in the lab's order (one
+# name a line); patches/<topic>/series lists that topic's patch files.  Each
+# topic applies alone to the baseline; the lab's tree is all of them, in
+# that order.  build/linux keeps each commit's topic in a git note
+# ("topic: NAME"; git notes show --ref=mmscale-topic).
+NOTES_REF=refs/notes/mmscale-topic
+
+# series_lines FILE: the non-empty, non-comment lines of a series file.
+series_lines() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
+}
+
+# valid_topic NAME: a topic name is lower case letters, digits and dashes.
+valid_topic() {
+	[[ $1 =~ ^[a-z][a-z0-9-]*$ ]]
+}
+
+# read_topics [PATCHES]: set the array TOPICS from PATCHES/series; die on a
+# bad name or a topic without its folder and series.
+read_topics() {
+	local p=${1:-$PATCHES} t
+	[ -f "$p/series" ] || die "$p/series is missing"
+	mapfile -t TOPICS < <(series_lines "$p/series")
+	[ ${#TOPICS[@]} -gt 0 ] || die "$p/series names no topic"
+	for t in "${TOPICS[@]}"; do
+		valid_topic "$t" || die "$p/series: '$t' is not a topic name (lower case, digits, dashes)"
+		[ -f "$p/$t/series" ] || die "$p/series names topic $t, but $p/$t/series does not exist"
+	done
+}
+
+# topic_of_commits TREE: print "SHA TOPIC" for each commit after the baseline,
+# oldest first.  A commit without a topic note belongs to the topic of the
+# commit before it (so a new commit or a fixup lands in the topic it follows).
+topic_of_commits() {
+	local c t cur=
+	for c in $(git -C "$1" rev-list --reverse "$BASE_TAG..HEAD"); do
+		t=$(git -C "$1" notes --ref="$NOTES_REF" show "$c" 2>/dev/null |
+			sed -n 's/^topic: *//p' | head -n1)
+		[ -n "$t" ] || t=$cur
+		[ -n "$t" ] || die "commit $(git -C "$1" log -1 --format='%h (%s)' "$c") has no topic; git notes --ref=$NOTES_REF add -m 'topic: NAME' ${c:0:12}"
+		cur=$t
+		echo "$c $t"
+	done
+}

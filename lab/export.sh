@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# lab/export.sh - stage "export": write build/linux's commits back to patches/.
+# lab/export.sh - stage "export": write build/linux's commits back to patches/,
+# one folder per topic.
 #
-# What it does: runs git format-patch over mmscale/base..HEAD of build/linux
-# with stable output (zero commit ids, no signature, fixed abbreviation), so
-# an unchanged tree re-exports byte for byte, replaces patches/NNNN-*.patch,
-# rewrites patches/series and records the base version in patches/BASE.
-# With an argument DIR it writes the patch files and series to DIR instead
+# What it does: splits mmscale/base..HEAD of build/linux into topics by the
+# commits' topic notes (lab/common.sh, topic_of_commits).  Each topic's
+# commits must be one contiguous run.  For each topic it re-applies the
+# commits, in order, to the pristine baseline alone (git apply --cached
+# into a scratch index: no work tree, no 3-way merge, no fuzz) and
+# writes them with git format-patch with stable output (zero commit ids,
+# no signature, fixed abbreviation), so an unchanged tree re-exports byte
+# for byte.  A topic that needs another topic's lines as context stops
+# the stage, naming the commit and the file.  Writes patches/<topic>/
+# NNNN-*.patch and patches/<topic>/series, patches/series (the topics in
+# the tree's order) and patches/BASE.  Other files in a topic folder (the
+# cover letter metadata) are left alone.
+# With an argument DIR it writes the patch files and series files to DIR
 # and leaves patches/ alone (lab/tree.sh uses that to spot unexported work).
 # What it needs: git, build/linux from lab/tree.sh.  Writes patches/ or DIR.
 set -euo pipefail
@@ -19,21 +28,79 @@ out=${1:-$PATCHES}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
-	--no-base -o "$tmp" "$BASE_TAG..HEAD" || die "git format-patch failed"
+topic_of_commits "$TREE" > "$tmp/map" || exit 1
+
+# Topics in the order of their first commit; each must be contiguous.
+order=()
+prev=
+while read -r c t; do
+	[ "$t" = "$prev" ] && continue
+	valid_topic "$t" || die "commit ${c:0:12} has topic '$t', not a topic name (lower case, digits, dashes)"
+	for o in "${order[@]}"; do
+		[ "$o" = "$t" ] && die "the commits of topic $t are not one run (commit ${c:0:12} comes after topic $prev); reorder them with git rebase -i"
+	done
+	order+=("$t")
+	prev=$t
+done < "$tmp/map"
+
+export GIT_INDEX_FILE=$tmp/index
+for t in "${order[@]}"; do
+	git -C "$TREE" read-tree "$BASE_TAG" || die "git read-tree $BASE_TAG failed"
+	parent=$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")
+	while read -r c ct; do
+		[ "$ct" = "$t" ] || continue
+		if ! git -C "$TREE" diff-tree -p --binary --full-index "$c^" "$c" > "$tmp/one.diff" ||
+		   ! git -C "$TREE" apply --cached "$tmp/one.diff" 2> "$tmp/apply.err"; then
+			sed 's/^/  /' "$tmp/apply.err" >&2
+			die "topic $t: commit ${c:0:12} ($(git -C "$TREE" log -1 --format=%s "$c")) does not apply to Linux $(cat "$BUILD/src.version") without the topics before it: $(grep -m1 -o 'patch failed: .*' "$tmp/apply.err" || head -n1 "$tmp/apply.err")"
+		fi
+		tree=$(git -C "$TREE" write-tree)
+		an=$(git -C "$TREE" log -1 --format=%an "$c")
+		ae=$(git -C "$TREE" log -1 --format=%ae "$c")
+		ad=$(git -C "$TREE" log -1 --format=%ad --date=raw "$c")
+		parent=$(git -C "$TREE" log -1 --format=%B "$c" |
+			GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
+			GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
+			git -C "$TREE" commit-tree -p "$parent" "$tree") ||
+			die "git commit-tree failed for ${c:0:12}"
+	done < "$tmp/map"
+	mkdir -p "$tmp/out/$t"
+	git -C "$TREE" -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
+		--no-base -o "$tmp/out/$t" "$BASE_TAG..$parent" || die "git format-patch failed for topic $t"
+done
+unset GIT_INDEX_FILE
 
 mkdir -p "$out"
+{
+	echo "# Topics, in the order the lab applies them (lab/tree.sh).  Each folder"
+	echo "# holds one topic's patches and its own series; every topic applies"
+	echo "# alone to the baseline in BASE.  Written by 'make export'."
+	printf '%s\n' "${order[@]}"
+} > "$out/series"
+# Drop the folders of topics that are gone, and old patch files
+for d in "$out"/*/; do
+	[ -f "$d/series" ] || continue
+	d=${d%/}
+	t=${d##*/}
+	printf '%s\n' "${order[@]}" | grep -qx -- "$t" && continue
+	rm -f "$d"/[0-9][0-9][0-9][0-9]-*.patch "$d/series"
+	rmdir "$d" 2>/dev/null || true
+done
 rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch
-: > "$out/series"
-for f in "$tmp"/*.patch; do
-	[ -e "$f" ] || continue
-	cp "$f" "$out/"
-	basename "$f" >> "$out/series"
+for t in "${order[@]}"; do
+	mkdir -p "$out/$t"
+	rm -f "$out/$t"/[0-9][0-9][0-9][0-9]-*.patch
+	: > "$out/$t/series"
+	for f in "$tmp/out/$t"/*.patch; do
+		[ -e "$f" ] || continue
+		cp "$f" "$out/$t/"
+		basename "$f" >> "$out/$t/series"
+	done
 done
 if [ "$out" = "$PATCHES" ]; then
 	{
 		echo "Linux $(cat "$BUILD/src.version")"
 		echo "source: $(sed -e 's/@.*//' -e 's/ (baseline format [0-9]*)//' "$BUILD/src.origin")"
 	} > "$PATCHES/BASE"
-	say "exported $(wc -l < "$out/series") patch(es) to $out"
+	say "exported $(wc -l < "$tmp/map") patch(es) in ${#order[@]} topic(s) to $out: ${order[*]}"
 fi

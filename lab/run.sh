@@ -69,6 +69,7 @@ if [ "$mode" = check ]; then
 		local p log=$BUILD/checkpatch.log
 		stage checkpatch
 		: > "$log"
+		read_topics
 		while read -r p; do
 			[ -n "$p" ] || continue
 			if (cd "$TREE" && scripts/checkpatch.pl --strict --no-tree -q "$PATCHES/$p") >> "$log" 2>&1; then
@@ -78,7 +79,7 @@ if [ "$mode" = check ]; then
 				cp_fail=$((cp_fail + 1))
 				say "NOT clean: $p (log: $log)"
 			fi
-		done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
+		done < <(for t in "${TOPICS[@]}"; do series_lines "$PATCHES/$t/series" | sed "s|^|$t/|"; done)
 		say "$cp_pass clean, $cp_fail not clean"
 	}
 	timed checkpatch checkpatch

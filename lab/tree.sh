@@ -3,8 +3,11 @@
 #
 # What it does: clones build/src (tag mmscale/base) into build/linux (git
 # clone --shared: the baseline objects stay in build/src), or
-# resets an existing build/linux to the baseline, then applies every patch
-# named in patches/series with git am, in order.  A build/linux that already
+# resets an existing build/linux to the baseline, then applies the topics
+# named in patches/series, in that order, each topic's patches as listed
+# in patches/<topic>/series, with git am.  Each commit gets a git note
+# "topic: <topic>" (ref refs/notes/mmscale-topic, kept across rebase and
+# amend), which lab/export.sh uses to write the topics back.  A build/linux that already
 # is the baseline plus exactly patches/ is left untouched (file times kept,
 # so incremental builds stay incremental).  A patch that does not apply
 # stops the stage with the patch file, the kernel version and the failing
@@ -18,11 +21,16 @@ stage tree "$BUILD/tree.log"
 
 [ -d "$SRC_DIR/.git" ] || die "no kernel source in $SRC_DIR; run 'make source' first"
 ver=$(cat "$BUILD/src.version")
-[ -f "$PATCHES/series" ] || die "$PATCHES/series is missing"
-
-mapfile -t series < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true)
-for p in "${series[@]}"; do
-	[ -f "$PATCHES/$p" ] || die "patches/series names $p, but patches/$p does not exist"
+read_topics
+# series: "topic/file" for every patch, in the order they apply
+series=()
+for t in "${TOPICS[@]}"; do
+	mapfile -t tp < <(series_lines "$PATCHES/$t/series")
+	[ ${#tp[@]} -gt 0 ] || die "patches/$t/series names no patch"
+	for p in "${tp[@]}"; do
+		[ -f "$PATCHES/$t/$p" ] || die "patches/$t/series names $p, but patches/$t/$p does not exist"
+		series+=("$t/$p")
+	done
 done
 
 export GIT_COMMITTER_NAME=mmscale GIT_COMMITTER_EMAIL=mmscale@localhost
@@ -34,26 +42,34 @@ if [ -d "$TREE/.git" ]; then
 		die "could not fetch the baseline from $SRC_DIR"
 	if [ "${FORCE:-0}" != 1 ] &&
 	   git -C "$TREE" merge-base --is-ancestor "$BASE_TAG" HEAD 2>/dev/null; then
+		[ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
+		[ -n "$(git -C "$TREE" notes --ref="$NOTES_REF" list 2>/dev/null)" ] ||
+			die "$TREE has no topic notes (made before patches/ had topics); export its work by hand, or FORCE=1 make tree to drop it"
 		chk=$(mktemp -d)
 		"$LAB_DIR/export.sh" "$chk" >> "$STAGE_LOG" 2>&1 || true
-		if ! diff -r -q -x series "$chk" <(true) >/dev/null 2>&1 &&
-		   ! diff -q "$chk/series" <(printf '%s\n' "${series[@]}") >/dev/null 2>&1; then
-			rm -rf "$chk"
-			die "$TREE has commits that differ from patches/; run 'make export' (or FORCE=1 make tree to drop them)"
-		fi
-		for p in "${series[@]}"; do
+		for p in series "${series[@]}"; do
 			if ! cmp -s "$chk/$p" "$PATCHES/$p"; then
-				rm -rf "$chk"
-				die "$TREE has commits that differ from patches/$p; run 'make export' (or FORCE=1 make tree to drop them)"
+				[ "$p" = series ] || {
+					rm -rf "$chk"
+					die "$TREE has commits that differ from patches/$p; run 'make export' (or FORCE=1 make tree to drop them)"
+				}
 			fi
 		done
-		if diff -q <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$chk/series") \
-			<(printf '%s\n' "${series[@]}") >/dev/null 2>&1; then
+		same=1
+		for t in "${TOPICS[@]}"; do
+			cmp -s <(series_lines "$chk/$t/series" 2>/dev/null) <(series_lines "$PATCHES/$t/series") || same=0
+		done
+		cmp -s <(series_lines "$chk/series" 2>/dev/null) <(series_lines "$PATCHES/series") || same=0
+		if [ "$same" = 1 ]; then
 			# Already the baseline plus exactly these patches: leave the
 			# files (and their mtimes, which incremental builds use) alone.
 			rm -rf "$chk"
-			say "$TREE already is Linux $ver + the ${#series[@]} patch(es) of patches/series; nothing to do"
+			say "$TREE already is Linux $ver + the ${#series[@]} patch(es) of patches/ (${TOPICS[*]}); nothing to do"
 			exit 0
+		fi
+		if [ "${#series[@]}" -lt "$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" ]; then
+			rm -rf "$chk"
+			die "$TREE has more commits than patches/; run 'make export' (or FORCE=1 make tree to drop them)"
 		fi
 		rm -rf "$chk"
 	fi
@@ -70,6 +86,9 @@ else
 		die "checkout of $BASE_TAG failed"
 fi
 
+git -C "$TREE" config notes.rewriteRef "$NOTES_REF"
+git -C "$TREE" config notes.displayRef "$NOTES_REF"
+git -C "$TREE" update-ref -d "$NOTES_REF" 2>/dev/null || true
 n=0
 for p in "${series[@]}"; do
 	n=$((n + 1))
@@ -83,6 +102,8 @@ for p in "${series[@]}"; do
 		grep -A12 -m1 'error: while searching for:' "$STAGE_LOG" >&2 || true
 		die "patches/$p (patch $n of ${#series[@]}) does not apply to Linux $ver${where:+ at $where}"
 	fi
+	git -C "$TREE" notes --ref="$NOTES_REF" add -f -m "topic: ${p%%/*}" HEAD >> "$STAGE_LOG" 2>&1 ||
+		die "could not record the topic of patches/$p"
 	say "applied $p"
 done
 say "$TREE: Linux $ver + ${#series[@]} patch(es)"
