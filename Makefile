@@ -9,17 +9,25 @@
 #                               A/B benchmark, LKP tables (lab/bench.sh)
 #   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
+#   make topics                 each topic applies alone, forward == reverse,
+#                               kernel-doc, placeholders (lab/topics.sh)
+#   make mail [TOPIC=name] [V=n] [MAIL_FROM="Name <addr>"]
+#                               linux-mm posting per topic in build/mail/
+#                               (cover letter, To/Cc, mbox, send-email dry
+#                               run); sends nothing
+#   make docs                   htmldocs of the touched Documentation dirs,
+#                               base vs head: no new warning (lab/docs.sh)
 
 SHELL := /bin/bash
 CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 
-.PHONY: all run check deps source tree export build test bench compare bisect help clean
+.PHONY: all run check deps source tree export build test bench compare bisect topics mail docs help clean
 
 all: help
 
 help:
-	@sed -n '1,15p' Makefile
+	@sed -n '1,23p' Makefile
 
 run:
 	lab/run.sh run
@@ -54,6 +62,15 @@ compare:
 
 bisect: tree
 	lab/bisect.sh $(FIRST) $(LAST)
+
+topics: tree
+	lab/topics.sh
+
+mail: tree
+	lab/mail.sh
+
+docs: tree
+	lab/docs.sh
 
 clean:
 	rm -rf build

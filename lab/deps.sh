@@ -17,6 +17,8 @@ pkgs=(
 	libnuma-dev libcap-dev
 	# lab: QEMU guest, power-off, parsing, patch checks
 	qemu-system-x86 busybox-static python3 perl util-linux e2fsprogs iproute2 coreutils
+	# lab: make mail (git format-patch, git send-email --dry-run)
+	git-email libmailtools-perl
 	# benchmarks
 	rt-tests stress-ng gnuplot-nox
 )
