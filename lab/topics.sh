@@ -43,6 +43,7 @@ for c in "${checks[@]}"; do
 	esac
 done
 read_topics
+PATCHES=$(cd "$PATCHES" && pwd)
 ver=$(cat "$BUILD/src.version" 2>/dev/null || echo "?")
 
 n=0 pass=0 fail=0
@@ -84,8 +85,24 @@ am_tree() {
 	run_logged git -C "$wt" checkout -q -f --detach "$BASE_TAG" || die "checkout of $BASE_TAG failed"
 	run_logged git -C "$wt" clean -q -fdx
 	for f in "$@"; do
-		if ! git -C "$wt" -c am.threeWay=false am -q "$f" >> "$STAGE_LOG" 2>&1; then
-			echo "${f#"$PATCHES"/} does not apply ($(grep -o 'patch failed: .*' "$STAGE_LOG" | tail -n1 || true))"
+		local am=(am -q) args=("$f") rc=0 empty=0
+		# A posting's mbox starts with the cover letter, which has no
+		# diff: git am stops on it ("Patch is empty"), and a reader
+		# skips it.  Only a first message without a diff is skipped.
+		while :; do
+			rc=0
+			git -C "$wt" -c am.threeWay=false "${am[@]}" "${args[@]}" > "$BUILD/topics/am.out" 2>&1 || rc=$?
+			cat "$BUILD/topics/am.out" >> "$STAGE_LOG"
+			if [ "$rc" != 0 ] && [ "$empty" = 0 ] && grep -q '^Patch is empty' "$BUILD/topics/am.out" &&
+			   [ "$(git -C "$wt" rev-parse HEAD)" = "$(git -C "$wt" rev-parse "$BASE_TAG^{commit}")" ]; then
+				echo "skipping the cover letter of ${f#"$PATCHES"/}" >> "$STAGE_LOG"
+				am=(am -q --skip) args=() empty=1
+				continue
+			fi
+			break
+		done
+		if [ "$rc" != 0 ]; then
+			echo "$f does not apply ($(grep -o 'patch failed: .*' "$STAGE_LOG" | tail -n1 || true))" | sed "s|$PATCHES/||"
 			git -C "$wt" am --abort >/dev/null 2>&1 || true
 			return 1
 		fi
@@ -140,7 +157,8 @@ check_apply() {
 }
 
 check_mbox() {
-	local dir=$1 t mb got
+	local dir t mb got
+	dir=$(cd "$1" && pwd)
 	scratch
 	for t in "${TOPICS[@]}"; do
 		if [ -z "${topic_tree[$t]+x}" ]; then

@@ -97,10 +97,14 @@ P=$tmp/p-mbox
 mk_topic a "$(ins 3 A-NEW)" "$(ins 5 A-TWO)"
 printf 'a\n' > "$P/series"
 mkdir -p "$tmp/mail/a/v1"
-cat "$P/a/0001-"*.patch "$P/a/0002-"*.patch > "$tmp/mail/a/v1/posting.mbox"
+# a posting starts with its cover letter, which has no diff
+printf '%s\n' 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001' \
+	'From: t <t@example.org>' 'Date: Thu, 1 Jan 2026 00:00:00 +0000' 'Subject: [PATCH 0/2] a: two lines' \
+	'' 'Why the two lines.' '' 't (2):' '  a: change 1' '  a: change 2' '' '-- ' '2.39.5' '' > "$tmp/cover"
+cat "$tmp/cover" "$P/a/0001-"*.patch "$P/a/0002-"*.patch > "$tmp/mail/a/v1/posting.mbox"
 run_topics "mbox=$tmp/mail"
-check "an mbox of the topic's patches passes" test $? -eq 0
-cat "$P/a/0001-"*.patch > "$tmp/mail/a/v1/posting.mbox"
+check "an mbox of the cover letter and the topic's patches passes" test $? -eq 0
+cat "$tmp/cover" "$P/a/0001-"*.patch > "$tmp/mail/a/v1/posting.mbox"
 run_topics "mbox=$tmp/mail"
 check "an mbox missing a patch fails" test $? -ne 0
 check "... naming the topic" has "$tmp/out" '^not ok [0-9]+ - topic a: a/v1/posting.mbox gives the topic.s tree'
