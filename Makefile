@@ -66,7 +66,7 @@ bisect: tree
 topics: tree
 	lab/topics.sh
 
-mail: tree
+mail: deps tree
 	lab/mail.sh
 
 docs: tree
