@@ -5,34 +5,51 @@
 # Usage: lab/mail.sh          (make mail [TOPIC=name] [V=n])
 #   TOPIC=name   one topic of patches/series (default: every topic)
 #   V=n          the posting's version, 1..99 (default 1)
+#   PREFIX=text  the subject prefix (default "RFC PATCH": the series is
+#                based on 6.12.y, not on mm-new; PREFIX=PATCH for a
+#                rebased posting)
 #   MAIL_FROM='Name <addr>'   the poster (default: git config user.name and
 #                user.email of this repository); the placeholder
 #                "mmscale developers <mmscale@localhost>" is refused
 #   MAIL_OUT=DIR  where to write (default build/mail)
+#   MAIL_REPORT=DIR  the make check run whose report the cover letter
+#                quotes (default: the newest build/run-*/ with a summary);
+#                it must be of the same tree as build/linux
+#   MAINTAINERS_TREE=DIR  the kernel tree whose scripts/get_maintainer.pl
+#                and MAINTAINERS give To/Cc (default build/linux, i.e.
+#                6.12's MAINTAINERS; a current mm-new or linux-next tree
+#                names today's maintainers)
 #   BASE_COMMIT=sha  the upstream commit of the baseline for the
 #                "base-commit:" line (default: the commit of a LINUX_SRC git
-#                tree; none for Debian's linux-source)
-# What it does, for each topic: git am's patches/<topic>/ onto the pristine
+#                tree; none for Debian's linux-source, which carries
+#                Debian's own patches on top of the release)
+# What it does, for each topic: git am's patches/<topic>/ onto the
 # baseline in a scratch clone, makes the poster the author and replaces
 # the placeholder Signed-off-by with the poster's; runs git format-patch
 # --cover-letter --thread (and -v N from v2 on); fills the cover letter
 # from patches/<topic>/cover (subject, motivation, one paragraph per patch,
-# changes per version), the last "make check" report (test matrix) and the
+# changes per version), the make check report (test matrix) and the
 # newest saved "make bench" results that hold the topic's workloads (an
 # LKP-format table via lab/compare.py, or a plain statement that there are
-# none); adds To/Cc from the patched tree's scripts/get_maintainer.pl, per
-# patch, and their union on the cover letter (maintainers To, lists and
-# reviewers Cc); writes posting.mbox (the whole posting) and
-# send-email-dry-run.txt (git send-email --dry-run: every header).
+# none); adds To/Cc from get_maintainer.pl as b4 prep --auto-to-cc splits
+# them (To: maintainers, reviewers and supporters, --nol; Cc: the lists,
+# --nom), per patch, every patch Cc'd to all of the topic's lists, and the
+# union on the cover letter; writes posting.mbox (the whole posting, cover
+# letter first: git am stops at it, "git am --skip" goes on),
+# send-email-dry-run.txt (git send-email --dry-run: every header) and
+# send.sh (the same git send-email command, without --dry-run).
 # Output: MAIL_OUT/<topic>/v<N>/ (replaced if it exists).
 # What it needs: git, git-email (lab/deps.sh), perl, build/src and
-# build/linux ("make tree").
+# build/linux ("make tree"), a make check report.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 stage mail "$BUILD/mail.log"
 
 V=${V:-1}
 [[ $V =~ ^[1-9][0-9]?$ ]] || die "V=$V: the version must be a number from 1 to 99"
+PREFIX=${PREFIX-RFC PATCH}
+[[ $PREFIX =~ ^[A-Za-z0-9][A-Za-z0-9\ ._-]*$ ]] || die "PREFIX='$PREFIX': a subject prefix is letters, digits, blanks, '.', '_' or '-'"
+MAINTAINERS_TREE=${MAINTAINERS_TREE:-$TREE}
 read_topics
 if [ -n "${TOPIC:-}" ]; then
 	printf '%s\n' "${TOPICS[@]}" | grep -qx -- "$TOPIC" ||
@@ -61,8 +78,9 @@ esac
 pname=${BASH_REMATCH[1]}
 paddr=${BASH_REMATCH[2]}
 
-for f in "$TREE/scripts/get_maintainer.pl" "$TREE/MAINTAINERS"; do
-	[ -f "$f" ] || die "no $f; run 'make tree' first"
+[ -d "$TREE/.git" ] || die "no $TREE; run 'make tree' first"
+for f in "$MAINTAINERS_TREE/scripts/get_maintainer.pl" "$MAINTAINERS_TREE/MAINTAINERS"; do
+	[ -f "$f" ] || die "no $f (MAINTAINERS_TREE=$MAINTAINERS_TREE); run 'make tree' first"
 done
 [ -x "$(git --exec-path)/git-send-email" ] ||
 	die "git send-email is missing; run 'make deps' (Debian package git-email)"
@@ -76,6 +94,15 @@ if [ -z "$base_commit" ] && [[ $origin == git:*@* ]]; then
 fi
 [ -z "$base_commit" ] || [[ $base_commit =~ ^[0-9a-f]{40}$ ]] ||
 	die "BASE_COMMIT=$base_commit is not a 40-digit commit id"
+if [ -n "$base_commit" ]; then
+	base_text="Based on Linux $ver, commit $base_commit."
+elif [[ $origin == deb:* ]]; then
+	pkg=${origin#deb:}
+	pkg=${pkg%% (*}
+	base_text="Based on Linux $ver as Debian packages it ($pkg), which carries Debian's own patches on top of the release; not yet checked against the v$ver tag itself."
+else
+	base_text="Based on Linux $ver (${origin%% (*})."
+fi
 MAIL_OUT=${MAIL_OUT:-$BUILD/mail}
 wt=$BUILD/mail-tree
 export GIT_AUTHOR_NAME=$pname GIT_AUTHOR_EMAIL=$paddr
@@ -104,8 +131,8 @@ section() {
 # without git history (--nogit --nogit-fallback) and without the poster.
 get_maintainer() {
 	local gm=(perl scripts/get_maintainer.pl --nogit --nogit-fallback --nogit-chief-penguins --norolestats)
-	(cd "$TREE" && "${gm[@]}" --nol "$1" 2>> "$STAGE_LOG") | sed 's/^/to /' || return 1
-	(cd "$TREE" && "${gm[@]}" --nom "$1" 2>> "$STAGE_LOG") | sed 's/^/cc /' || return 1
+	(cd "$MAINTAINERS_TREE" && "${gm[@]}" --nol "$1" 2>> "$STAGE_LOG") | sed 's/^/to /' || return 1
+	(cd "$MAINTAINERS_TREE" && "${gm[@]}" --nom "$1" 2>> "$STAGE_LOG") | sed 's/^/cc /' || return 1
 }
 
 # add_headers FILE TO CC: put To:/Cc: headers (comma lists, folded) after Subject
@@ -125,24 +152,32 @@ open(path, 'w').write(head.rstrip('\n') + sep + body)
 PY
 }
 
-report_dir() {
-	local d
-	d=$(ls -td "$BUILD"/run-*/ 2>/dev/null | while read -r x; do
+# The make check run to quote: MAIL_REPORT, or the newest build/run-*/
+# with a summary.  It must be of build/linux's tree (run.sh writes
+# tree.txt), so a v2 never quotes v1's results.
+if [ -n "${MAIL_REPORT:-}" ]; then
+	rdir=${MAIL_REPORT%/}
+else
+	rdir=$(ls -td "$BUILD"/run-*/ 2>/dev/null | while read -r x; do
 		[ -f "$x/summary.txt" ] && { echo "${x%/}"; break; }; done)
-	echo "$d"
-}
+fi
+[ -n "$rdir" ] && [ -f "$rdir/summary.txt" ] ||
+	die "no make check report${MAIL_REPORT:+ in MAIL_REPORT=$MAIL_REPORT}: run 'make check' first (the cover letter quotes its test matrix)"
+head_tree=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
+[ "$(cat "$rdir/tree.txt" 2>/dev/null)" = "$head_tree" ] ||
+	die "the make check report in $rdir is not of build/linux's tree ($head_tree); run 'make check' again"
+read -r r_pass _ r_fail _ r_skip _ < <(tail -n1 "$rdir/summary.txt" | tr -d ,)
+[ "${r_fail:-1}" = 0 ] || say "WARNING: the make check report in $rdir has ${r_fail:-?} failure(s); the cover letter shows them"
+r_boot=$(grep -m1 -o 'booting bzImage ([^)]*)' "$rdir/boot.out" 2>/dev/null | sed 's/^booting bzImage (//; s/)$//' || true)
 
 test_matrix() {
-	local d=$1 s
-	if [ -z "$d" ]; then
-		echo "No 'make check' report is saved on the machine that prepared this"
-		echo "posting; run 'make check' and then 'make mail' again."
-		return
-	fi
-	echo "From 'make check' ($(date -u -r "$d/summary.txt" '+%Y-%m-%d %H:%M UTC')): one kernel with all"
-	echo "four mmscale topics applied and their options on, configs ${d##*/run-}"
-	echo "(configs/*.config of the mmscale lab), booted under QEMU (TCG, 2"
-	echo "vCPUs); KUnit at boot, then the mm and cgroup selftests:"
+	local d=$1 t=$2 s others
+	others=$(printf '%s\n' "${TOPICS[@]}" | grep -vx -- "$t" | paste -sd' ' | sed 's/ /, /g')
+	echo "From 'make check' of the mmscale lab ($(date -u -r "$d/summary.txt" '+%Y-%m-%d')): one"
+	echo "kernel with this series and, tested together with it, the ${others:-no}"
+	echo "series, all options on (config fragments ${d##*/run-}), booted under"
+	echo "QEMU (${r_boot:-accelerator not recorded}); KUnit at boot, then the mm"
+	echo "and cgroup selftests:"
 	echo
 	grep -vE '^results: |^  fact: ' "$d/summary.txt" | sed 's/^/  /'
 	for s in "$d"/*/summary.txt; do
@@ -181,10 +216,13 @@ PY
 	fi
 	echo "From 'make bench', results ${found#"$BUILD"/} (lab/compare.py report):"
 	echo
-	"$LAB_DIR/compare.py" report "$found" 2>&1 | sed 's/^/  /'
+	"$LAB_DIR/compare.py" report "$found" > "$BUILD/mail-compare.txt" 2>&1 || {
+		cat "$BUILD/mail-compare.txt" >> "$STAGE_LOG"
+		return 1
+	}
+	sed 's/^/  /' "$BUILD/mail-compare.txt"
 }
 
-rdir=$(report_dir)
 for t in "${topics[@]}"; do
 	meta=$PATCHES/$t/cover
 	[ -f "$meta" ] || die "patches/$t/cover is missing (the cover letter's subject, motivation and changes)"
@@ -232,34 +270,42 @@ for t in "${topics[@]}"; do
 	vopt=()
 	[ "$V" -gt 1 ] && vopt=(-v "$V")
 	run_logged git -C "$wt" -c core.abbrev=12 format-patch -q --cover-letter --thread=shallow \
-		"${vopt[@]}" --no-base -o "$out" "$BASE_TAG..HEAD" || die "git format-patch failed for $t"
+		--subject-prefix="$PREFIX" "${vopt[@]}" --no-base -o "$out" "$BASE_TAG..HEAD" ||
+		die "git format-patch failed for $t"
 	cover=$(ls "$out"/*0000-cover-letter.patch)
 
-	# To/Cc: per patch, and the union on the cover letter
-	: > "$out/to-cc.txt"
-	all=$(mktemp)
-	for p in "$out"/*.patch; do
-		[ "$p" = "$cover" ] && continue
-		get_maintainer "$p" | grep -vF "<$paddr>" | awk '!seen[substr($0, 4)]++' > "$out/.gm" ||
-			die "get_maintainer.pl failed on $(basename "$p")"
-		[ -s "$out/.gm" ] || die "get_maintainer.pl found nobody for $(basename "$p")"
-		cat "$out/.gm" >> "$all"
-		add_headers "$p" "$(sed -n 's/^to //p' "$out/.gm")" "$(sed -n 's/^cc //p' "$out/.gm")"
-		{ echo "$(basename "$p"):"; sed 's/^/  /' "$out/.gm"; } >> "$out/to-cc.txt"
+	# To/Cc: per patch, every patch Cc'd to all the topic's lists, and the
+	# union on the cover letter
+	mapfile -t pfiles < <(ls "$out"/*.patch | grep -v '/[v0-9-]*0000-cover-letter\.patch$')
+	gmdir=$(mktemp -d)
+	for p in "${pfiles[@]}"; do
+		get_maintainer "$p" | grep -vF "<$paddr>" | awk '!seen[substr($0, 4)]++' > "$gmdir/${p##*/}" ||
+			die "get_maintainer.pl failed on ${p##*/}"
+		[ -s "$gmdir/${p##*/}" ] || die "get_maintainer.pl found nobody for ${p##*/}"
 	done
-	rm -f "$out/.gm"
-	uto=$(sed -n 's/^to //p' "$all" | awk '!seen[$0]++')
-	ucc=$(sed -n 's/^cc //p' "$all" | awk '!seen[$0]++' | grep -vxF -f <(printf '%s\n' "$uto") || true)
-	rm -f "$all"
+	uto=$(cat "$gmdir"/* | sed -n 's/^to //p' | awk '!seen[$0]++')
+	lists=$(cat "$gmdir"/* | sed -n 's/^cc //p' | awk '!seen[$0]++')
+	ucc=$(grep -vxF -f <(printf '%s\n' "$uto") <<< "$lists" || true)
+	: > "$out/to-cc.txt"
+	for p in "${pfiles[@]}"; do
+		pto=$(sed -n 's/^to //p' "$gmdir/${p##*/}")
+		pcc=$(printf '%s\n' "$(sed -n 's/^cc //p' "$gmdir/${p##*/}")" "$ucc" | awk 'NF && !seen[$0]++' |
+			grep -vxF -f <(printf '%s\n' "$pto") || true)
+		add_headers "$p" "$pto" "$pcc"
+		{ echo "${p##*/}:"; sed 's/^/  to /' <<< "$pto"; sed 's/^/  cc /' <<< "$pcc"; } >> "$out/to-cc.txt"
+	done
+	rm -rf "$gmdir"
 	add_headers "$cover" "$uto" "$ucc"
 	{ echo "cover letter (union):"; sed 's/^/  to /' <<< "$uto"; sed 's/^/  cc /' <<< "$ucc"; } >> "$out/to-cc.txt"
 
 	# The cover letter's text
 	body=$motivation$'\n\n'$paras$'\n\n'
-	body+="Testing"$'\n'"-------"$'\n'"$(test_matrix "$rdir")"$'\n\n'
-	body+="Results"$'\n'"-------"$'\n'"$(bench_table "$bench_re")"$'\n\n'
+	tm=$(test_matrix "$rdir" "$t") || die "could not read the make check report in $rdir"
+	bt=$(bench_table "$bench_re") || die "lab/compare.py report failed on the bench results (log: $STAGE_LOG)"
+	body+="Testing"$'\n'"-------"$'\n'"$tm"$'\n\n'
+	body+="Results"$'\n'"-------"$'\n'"$bt"$'\n\n'
 	body+=$changes
-	body+="Based on Linux $ver (tag v$ver of the linux-stable tree)."$'\n'
+	body+=$(fold -s -w 72 <<< "$base_text" | sed 's/ *$//')$'\n'
 	[ -z "$base_commit" ] || body+=$'\n'"base-commit: $base_commit"$'\n'
 	if SUBJECT=$subject BODY=$body python3 - "$cover" <<'PY'
 import os, sys
@@ -274,16 +320,27 @@ open(path, 'w').write(text)
 PY
 	then :; else die "could not fill in $cover"; fi
 
-	# The whole posting as one mbox, and the send-email dry run
-	cat "$cover" $(ls "$out"/*.patch | grep -v 0000-cover-letter) > "$out/posting.mbox"
+	# The whole posting as one mbox, the send-email dry run, and send.sh:
+	# the same command without --dry-run
+	cat "$cover" "${pfiles[@]}" > "$out/posting.mbox"
+	send=(git send-email --confirm=always --no-thread --no-annotate --no-format-patch
+		--suppress-cc=self --from="$ident" --8bit-encoding=UTF-8)
 	say "$t: git send-email --dry-run"
-	if ! git -C "$wt" send-email --dry-run --confirm=never --no-thread --no-annotate \
-		--no-format-patch --suppress-cc=self --from="$ident" --8bit-encoding=UTF-8 \
-		"$cover" $(ls "$out"/*.patch | grep -v 0000-cover-letter) \
+	if ! (cd "$wt" && "${send[@]}" --dry-run --confirm=never "$cover" "${pfiles[@]}") \
 		> "$out/send-email-dry-run.txt" 2>&1 < /dev/null; then
 		tail -n 5 "$out/send-email-dry-run.txt" >&2
 		die "git send-email --dry-run failed for $t (see $out/send-email-dry-run.txt)"
 	fi
-	say "$t: wrote $out ($(ls "$out"/*.patch | wc -l) mails, To: $(wc -l <<< "$uto") maintainer(s), Cc: $(grep -c . <<< "$ucc" || true))"
+	{
+		echo "#!/bin/sh"
+		echo "# Sends the $t posting v$V as it was dry-run (send-email-dry-run.txt)."
+		echo "# Needs git config sendemail.smtpServer (and smtpUser etc.) for your mail server."
+		echo "cd \"\$(dirname \"\$0\")\" || exit 1"
+		printf '%q ' "${send[@]}"
+		printf '%q ' "${cover##*/}" "${pfiles[@]##*/}"
+		echo
+	} > "$out/send.sh"
+	chmod +x "$out/send.sh"
+	say "$t: wrote $out ($((${#pfiles[@]} + 1)) mails, To: $(wc -l <<< "$uto") maintainer(s), Cc: $(grep -c . <<< "$ucc" || true))"
 done
-say "nothing was sent; read each send-email-dry-run.txt, then send with git send-email (README: Posting to linux-mm)"
+say "nothing was sent; read each send-email-dry-run.txt, then run its send.sh (README: Posting to linux-mm)"

@@ -102,7 +102,7 @@ am_tree() {
 			break
 		done
 		if [ "$rc" != 0 ]; then
-			echo "$f does not apply ($(grep -o 'patch failed: .*' "$STAGE_LOG" | tail -n1 || true))" | sed "s|$PATCHES/||"
+			echo "$f does not apply ($(grep -m1 -E 'patch failed: |^error: |^fatal: |Patch is empty' "$BUILD/topics/am.out" || true))" | sed "s|$PATCHES/||"
 			git -C "$wt" am --abort >/dev/null 2>&1 || true
 			return 1
 		fi
