@@ -173,7 +173,7 @@ if [ -z "$no_report" ]; then
 	read -r _ _ r_fail _ < <(tail -n1 "$rdir/summary.txt" | tr -d ,)
 	[ "${r_fail:-1}" = 0 ] || say "WARNING: the make check report in $rdir has ${r_fail:-?} failure(s); the cover letter shows them"
 	r_boot=$(grep -m1 -o 'booting bzImage ([^)]*)' "$rdir/boot.out" 2>/dev/null |
-		sed 's/^booting bzImage (//; s/)$//' || true)
+		sed 's/^booting bzImage (//; s/)$//; s/, timeout [0-9]*s$//' || true)
 fi
 
 test_matrix() {
@@ -184,11 +184,9 @@ test_matrix() {
 		return
 	fi
 	others=$(printf '%s\n' "${TOPICS[@]}" | grep -vx -- "$t" | paste -sd' ' | sed 's/ /, /g')
-	echo "From 'make check' of the mmscale lab ($(date -u -r "$d/summary.txt" '+%Y-%m-%d')): one"
-	echo "kernel with this series and, tested together with it, the ${others:-no}"
-	echo "series, all options on (config fragments ${d##*/run-}), booted under"
-	echo "QEMU (${r_boot:-accelerator not recorded}); KUnit at boot, then the mm"
-	echo "and cgroup selftests:"
+	fold -s -w 72 <<- EOF | sed 's/ *$//'
+	From 'make check' of the mmscale lab ($(date -u -r "$d/summary.txt" '+%Y-%m-%d')): one kernel with this series and, tested together with it, the ${others:-no} series, all options on (config fragments ${d##*/run-}), booted under QEMU (${r_boot:-accelerator not recorded}); KUnit at boot, then the mm and cgroup selftests:
+	EOF
 	echo
 	grep -vE '^results: |^  fact: ' "$d/summary.txt" | sed 's/^/  /'
 	for s in "$d"/*/summary.txt; do
