@@ -341,7 +341,7 @@ PY
 		die "git send-email --dry-run failed for $t (see $out/send-email-dry-run.txt)"
 	fi
 	{
-		echo "#!/bin/sh"
+		echo "#!/bin/bash"
 		echo "# Sends the $t posting v$V as it was dry-run (send-email-dry-run.txt)."
 		echo "# Needs git config sendemail.smtpServer (and smtpUser etc.) for your mail server."
 		echo "cd \"\$(dirname \"\$0\")\" || exit 1"
