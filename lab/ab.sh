@@ -17,7 +17,7 @@
 #                  kernel versions and configs)
 #   BASE_APPEND=.. HEAD_APPEND=..  extra kernel command line for one side,
 #                  e.g. one image compared with a boot parameter off and on:
-#                  BASE_APPEND=slub_free_lock_first=off lab/ab.sh K K
+#                  BASE_APPEND=slab_free_lock_first=off lab/ab.sh K K
 # What it does: builds bench/*.c on the host into OUT/bin (the guest runs
 # them over the 9p root), writes the settings to OUT/bench.env, boots each
 # kernel RUNS times with bench/guest-bench.sh as the plan, then has
