@@ -1,5 +1,6 @@
 # mmscale - front door.  "make run" is the main job, "make check" the test
 # command (CI runs it through .ci/run).  Every stage is a script in lab/.
+# Every target checks its settings before it starts any long work.
 #
 #   make run | check            whole loop (see README.md)
 #   make deps | source | tree | export
@@ -7,7 +8,8 @@
 #   make test                   the lab's own tests only (prove tests/)
 #   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
 #                               A/B benchmark, LKP tables (lab/bench.sh)
-#   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs
+#   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs,
+#                               written to a new build/compare/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
 #   make topics                 each topic applies alone, forward == reverse,
 #                               kernel-doc, placeholders (lab/topics.sh)
@@ -17,17 +19,22 @@
 #                               run); sends nothing
 #   make docs                   htmldocs of the touched Documentation dirs,
 #                               base vs head: no new warning (lab/docs.sh)
+#   make clean [FORCE=1]        delete build/; refused while build/linux has
+#                               work not exported to patches/ (lab/clean.sh)
+#   make help                   this text
 
 SHELL := /bin/bash
 CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
+BUILD ?= build
 
 .PHONY: all run check deps source tree export build test bench compare bisect topics mail docs help clean
 
 all: help
 
+# the comment block at the top of this file, and nothing else
 help:
-	@sed -n '1,23p' Makefile
+	@awk '!/^#/ { exit } { print }' Makefile
 
 run:
 	lab/run.sh run
@@ -58,19 +65,34 @@ bench:
 
 compare:
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
-	lab/compare.py report $(A) $(B) --plots $(or $(B),$(A))
+	lab/compare.py report $(A) $(B) --out $(BUILD)/compare/$$(date +%Y%m%d-%H%M%S)
 
-bisect: tree
-	lab/bisect.sh $(FIRST) $(LAST)
+# LAST alone means FIRST=1
+BISECT_RANGE = $(or $(FIRST),$(if $(LAST),1)) $(LAST)
+
+# bisect, mail and docs check their settings first, then run the stages
+# they need (make source and make tree check theirs)
+bisect:
+	lab/bisect.sh --check $(BISECT_RANGE)
+	lab/source.sh
+	lab/tree.sh
+	lab/bisect.sh $(BISECT_RANGE)
 
 topics: tree
 	lab/topics.sh
 
-mail: deps tree
+mail:
+	lab/mail.sh --check
+	lab/deps.sh
+	lab/source.sh
+	lab/tree.sh
 	lab/mail.sh
 
-docs: tree
+docs:
+	lab/docs.sh --check
+	lab/source.sh
+	lab/tree.sh
 	lab/docs.sh
 
 clean:
-	rm -rf build
+	lab/clean.sh

@@ -27,7 +27,7 @@
 #   mmscale: ops WORKLOAD N                (operations, for "per 1k ops")
 #   mmscale: counter WORKLOAD KEY DELTA    (proc-vmstat.*, kprobe.*, slab.*)
 #   mmscale: info WORKLOAD TEXT            (lock_stat excerpt, notes)
-#   mmscale: error WORKLOAD TEXT           (the workload failed)
+#   mmscale: error WORKLOAD TEXT [item I]  (the workload failed; I: the item)
 #   mmscale: skip WORKLOAD TEXT            (not applicable to this kernel)
 # and "mmscale: bench done" at the end.  WORKLOAD names carry their
 # parameter after '@' (e.g. page_fault3-threads@tasks=2), which lab/compare.py
@@ -60,7 +60,10 @@ tracing=/sys/kernel/tracing
 inst=$tracing/instances/mmscale-bench
 nr_cpus=$(nproc)
 
-error() { echo "mmscale: error $*"; }
+# error WORKLOAD TEXT: the workload failed; the line names the item of
+# MMSCALE_BENCH that ran it, so that make bench can say which one failed.
+item=
+error() { echo "mmscale: error $*${item:+ [item $item]}"; }
 
 # --- counters -------------------------------------------------------------
 kprobes_setup() {
@@ -330,7 +333,7 @@ for item in ${MMSCALE_BENCH//,/ }; do
 	hackbench) run_hackbench "$a" "$b" "$c" "$d" ;;
 	hackbench-cgroup) run_hackbench_cgroup "$a" "$b" "$c" "$d" ;;
 	vmalloc) run_vmalloc "$a" "$b" ;;
-	*) error "$item unknown workload" ;;
+	*) echo "mmscale: error $item unknown workload" ;;
 	esac
 done
 echo "mmscale: bench done"

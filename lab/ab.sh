@@ -10,7 +10,9 @@
 #   BENCH=LIST     workload list for bench/workloads.sh (default: page_fault3
 #                  threads and processes at 1 and 2 tasks)
 #   SECONDS_PER=N  samples per sampled workload after 1 s warm-up (default 5)
-#   OUT=DIR        result directory (default build/results/<time>)
+#   OUT=DIR        result directory (default: a new build/results/<time>,
+#                  or <time>-2 ... when it exists); one that already holds
+#                  results is refused
 #   BOOT_TIMEOUT=S per boot (default 1500)
 #   VCPUS=N        guest vCPUs (default 2, on 2 NUMA nodes; 1: one node)
 #   META=JSON      extra facts for results.json (lab/bench.sh passes the
@@ -24,23 +26,23 @@
 # lab/compare.py collect every console log into OUT/results.json (failed or
 # incomplete boots are recorded, never dropped) and print the LKP tables
 # into OUT/compare.txt.  Under TCG the tables say the times are emulated.
+# Every setting and BENCH item is checked before anything is written
+# (lab/common.sh); a failed boot or workload makes it exit 1, naming the
+# item and its console log, after the tables (every run stays in
+# results.json).
 # What it needs: gcc, qemu (lab/deps.sh).  Writes OUT/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ $# = 2 ] || { echo "usage: $0 BASE HEAD (build directories or bzImages)" >&2; exit 2; }
+STAGE=ab
 RUNS=${RUNS:-3}
 BENCH=${BENCH:-page_fault3:threads:1,page_fault3:threads:2,page_fault3:processes:1,page_fault3:processes:2}
-OUT=$(realpath -m "${OUT:-$BUILD/results/$(date +%Y%m%d-%H%M%S)}")
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number, not '$RUNS'"
+want_ab_settings
+want_bench_items BENCH "$BENCH"
+want_new_out
 VCPUS=${VCPUS:-2}
-case $VCPUS in
-1) nodes=1 where="1 vCPU" ;;
-[2-9] | [1-9][0-9]) [ $((VCPUS % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$VCPUS'"
-	nodes=2 where="$VCPUS vCPUs on 2 nodes" ;;
-*) die "VCPUS must be 1 or an even number up to 98, not '$VCPUS'" ;;
-esac
-mkdir -p "$OUT/bin"
-stage ab "$OUT/ab.log"
+nodes=2 where="$VCPUS vCPUs on 2 nodes"
+[ "$VCPUS" = 1 ] && nodes=1 where="1 vCPU"
 
 # kernel_args DIR|BZIMAGE: the boot.sh options for that kernel
 kernel_args() {
@@ -55,7 +57,17 @@ kernel_args() {
 	fi
 	return 0
 }
-base_args=$(kernel_args "$1") head_args=$(kernel_args "$2")
+base_args=$(kernel_args "$1")
+head_args=$(kernel_args "$2")
+
+if [ -n "${OUT:-}" ]; then
+	OUT=$(realpath -m "$OUT")
+	mkdir -p "$OUT" || die "could not make OUT=$OUT"
+else
+	OUT=$(new_dir "$BUILD/results/$(date +%Y%m%d-%H%M%S)") || die "could not make a results folder under $BUILD/results"
+fi
+mkdir -p "$OUT/bin"
+stage ab "$OUT/ab.log"
 
 build_workloads "$OUT/bin" >> "$STAGE_LOG" 2>&1 || die "building bench/*.c failed"
 cat > "$OUT/bench.env" <<EOF
@@ -101,5 +113,7 @@ accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" 2>/dev/null && echo kvm || ech
 	--command "${BENCH_COMMAND:-$envs${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
 	--meta "${META:-{\}}" --where "QEMU ($accel), $where, 3 GiB" "${runs[@]}" ||
 	die "collecting the results failed"
-"$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt"
+# (a report with no table goes on too: the failed runs are named below)
+"$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt" || true
 say "results: $OUT/results.json, table: $OUT/compare.txt"
+die_on_failed_runs "$OUT/results.json"

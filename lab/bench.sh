@@ -14,6 +14,10 @@
 #   HOST=1         run the workloads on the running kernel instead (root,
 #                  bare metal); compare two such runs with make compare
 #   SECONDS_PER=N  samples per sampled workload (default 5)
+#   BOOT_TIMEOUT, ACCEL, VCPUS, OUT, BASE_APPEND, HEAD_APPEND: see lab/ab.sh
+# Every setting and every item is checked before anything is built or
+# booted (bounds: lab/common.sh, bench_item_error): a value it does not
+# know is refused, HOST and FULL take 0 or 1 only.
 # Default set (about 1 minute per boot under TCG here, 6 boots): page_fault1
 # processes x2, page_fault2 and page_fault3 threads x2, shm-pread-seq-mt x2,
 # memcg-parallel-fault K=1,2, hackbench process/pipe 2 groups,
@@ -25,16 +29,32 @@
 # pristine source) and build/bench-head[-CONFIG] from build/linux, with
 # configs/vm + bench (+ mmscale on head), reusing
 # earlier builds; then lab/ab.sh boots them interleaved and prints the
-# tables; results go to build/results/<time>/ (results.json, console logs,
-# compare.txt, the kernels' .config, sweep PNGs).
+# tables; results go to a new folder build/results/<time>/ (<time>-2 ...
+# when it exists; results.json, console logs, compare.txt, the kernels'
+# .config, sweep PNGs).  A failed boot or workload fails the target, naming
+# the item and its log; every run stays in results.json.
 # What it needs: what make run needs.  Writes build/bench-*/, build/results/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 stage bench
 
+want_bool HOST FULL FORCE
+want_ab_settings
+want_new_out
+want_linux_src
+extra=()
+CONFIG=${CONFIG:-}
+[ -z "$CONFIG" ] || want_fragments "CONFIG=$CONFIG" "$CONFIG"
+for c in ${CONFIG//,/ }; do extra+=("$c"); done
+suffix=$(IFS=-; echo "${extra[*]:+-${extra[*]}}")
+
 # the lazy-purge threshold sweep (KiB; auto = the kernel's formula; the
 # base kernel has no knob and runs auto only)
 SWEEP_POINTS=${VMALLOC_SWEEP:-4 256 1024 4096 16384 32768 auto 4xauto}
+for p in $SWEEP_POINTS; do
+	why=$(vmalloc_point_error "$p")
+	[ -z "$why" ] || die "VMALLOC_SWEEP: $why"
+done
 default=(page_fault1:processes:2 page_fault2:threads:2 page_fault3:threads:2
 	shm-pread-seq-mt:2 memcg-parallel-fault:1 memcg-parallel-fault:2
 	hackbench:process:pipe:2 hackbench-cgroup:process:pipe:1
@@ -70,14 +90,18 @@ if [ -n "${BENCH:-}" ]; then
 	fi
 fi
 plan=$(IFS=,; echo "${matrix[*]}")
+want_bench_items BENCH "$plan"
 RUNS=${RUNS:-3}
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number, not '$RUNS'"
 cmd="make bench${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
 stamp=$(date +%Y%m%d-%H%M%S)
 
 if [ "${HOST:-0}" = 1 ]; then
 	[ "$(id -u)" = 0 ] || die "HOST=1 runs the workloads on this kernel and needs root (cgroups, tracefs, modprobe)"
-	OUT=${OUT:-$BUILD/results/$stamp-host}
+	if [ -n "${OUT:-}" ]; then
+		mkdir -p "$OUT" || die "could not make OUT=$OUT"
+	else
+		OUT=$(new_dir "$BUILD/results/$stamp-host") || die "could not make a results folder under $BUILD/results"
+	fi
 	mkdir -p "$OUT/bin"
 	build_workloads "$OUT/bin" || die "building bench/*.c failed"
 	runs=()
@@ -95,16 +119,9 @@ if [ "${HOST:-0}" = 1 ]; then
 	"$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel host --command "$cmd" \
 		--where "the running kernel, no QEMU: $(nproc) CPUs" --meta "$meta" "${runs[@]}" || die "collecting the results failed"
 	say "saved $OUT/results.json; compare two such runs with: make compare A=<base dir> B=<head dir>"
+	die_on_failed_runs "$OUT/results.json"
 	exit 0
 fi
-
-extra=()
-CONFIG=${CONFIG:-}
-for c in ${CONFIG//,/ }; do
-	[ -f "$TOP/configs/$c.config" ] || die "CONFIG=$c: no configs/$c.config"
-	extra+=("$c")
-done
-suffix=$(IFS=-; echo "${extra[*]:+-${extra[*]}}")
 
 "$LAB_DIR/deps.sh"
 "$LAB_DIR/source.sh"
@@ -123,8 +140,11 @@ git -C "$base_tree" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$
 KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
 NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}" mmscale
 
-OUT=${OUT:-$BUILD/results/$stamp}
-mkdir -p "$OUT"
+if [ -n "${OUT:-}" ]; then
+	mkdir -p "$OUT" || die "could not make OUT=$OUT"
+else
+	OUT=$(new_dir "$BUILD/results/$stamp") || die "could not make a results folder under $BUILD/results"
+fi
 cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 cp "$BUILD/bench-head$suffix/.config" "$OUT/head.config"
 series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")

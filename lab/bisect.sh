@@ -2,7 +2,9 @@
 # lab/bisect.sh - stage "bisect": build and boot each commit of the series
 # on its own, to show that every patch builds and boots alone.
 #
-# Usage: lab/bisect.sh [FIRST [LAST]]     patch numbers, default 1 .. the last
+# Usage: lab/bisect.sh [--check] [FIRST [LAST]]   patch numbers, default 1 .. the last
+#   --check                     only check the settings and exit (make
+#                               bisect runs it before make tree)
 #   CONFIGS="vm mmscale" (env)  config fragments for every commit (default);
 #                               "vm" alone builds each commit with the
 #                               series' options off
@@ -18,30 +20,37 @@
 # reached user space and powered off, no KUnit case failed, and no
 # BUG/WARNING/lockdep/KASAN report appeared.  Prints one TAP line per
 # commit and "N passed, N failed" at the end; exits 1 if any failed.
+# Every setting is checked before anything is written.
 # What it needs: "make tree" done (build/linux), lab/deps.sh's packages.
 # Writes build/bisect/ (logs: build/bisect/NNNN.{build,console}.log).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
+STAGE=bisect
+checking=0
+[ "${1:-}" != --check ] || { checking=1; shift; }
+usage="usage: lab/bisect.sh [FIRST [LAST]] with 1 <= FIRST <= LAST"
+[ $# -le 2 ] || die "$usage (patch numbers)"
+first=${1:-1}
+last=${2:-}
+in_range "$first" 1 9999 && { [ -z "$last" ] || { in_range "$last" 1 9999 && [ "$first" -le "$last" ]; }; } ||
+	die "$usage (patch numbers), not '$*'"
 CONFIGS=${CONFIGS:-vm mmscale}
+want_fragments "CONFIGS=$CONFIGS" "$CONFIGS"
+want_boot_settings
+[ "$checking" = 0 ] || exit 0
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 out=$BUILD/bisect
 wt=$out/tree
 obj=$out/obj
-stage bisect "$out/bisect.log"
 
 [ -d "$TREE/.git" ] || die "no $TREE; run 'make tree' first"
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD")
 n=${#commits[@]}
 [ "$n" -gt 0 ] || die "$TREE has no commits after $BASE_TAG"
-first=${1:-1}
-last=${2:-$n}
-[[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && [ "$first" -ge 1 ] &&
-	[ "$last" -le "$n" ] && [ "$first" -le "$last" ] ||
-	die "usage: lab/bisect.sh [FIRST [LAST]] with 1 <= FIRST <= LAST <= $n"
-for c in $CONFIGS; do
-	[ -f "$TOP/configs/$c.config" ] || die "no configs/$c.config"
-done
+last=${last:-$n}
+[ "$last" -le "$n" ] && [ "$first" -le "$last" ] || die "$usage <= $n"
+stage bisect "$out/bisect.log"
 
 if [ ! -e "$wt/.git" ]; then
 	rm -rf "$wt"

@@ -23,6 +23,8 @@
 # and its init is lab/guest-init.sh.  Lines starting "mmscale:" are shown as
 # progress; the whole console goes to the log.  Exits non-zero, naming the
 # log, when QEMU fails, the timeout expires or the guest never powers off.
+# Every option and ACCEL is checked before any file is touched: a bad one
+# ends it with one line and leaves an existing CONSOLE_LOG as it was.
 # What it needs: qemu-system-x86 (Debian).  Writes CONSOLE_LOG.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -46,11 +48,27 @@ while getopts "k:l:M:p:t:c:m:n:a:s:w:" opt; do
 done
 shift $((OPTIND - 1))
 [ -n "$kernel" ] && [ -n "$log" ] || { echo "usage: $0 -k BZIMAGE -l LOG [options]" >&2; exit 2; }
-stage boot "$log"
+# the checks, before the log (which may hold an earlier run) is touched
+STAGE=boot
+# want_opt FLAG VALUE MIN MAX WHAT
+want_opt() {
+	in_range "$2" "$3" "$4" || die "$1 takes $5 from $3 to $4, not '$2'"
+}
+want_opt -t "$timeout_s" 1 86400 "seconds"
+want_opt -c "$cpus" 1 64 "a vCPU count"
+want_opt -n "$nodes" 1 8 "a NUMA node count"
+want_opt -m "$mem" 256 1048576 "MiB"
+want_opt -s "$scratch" 0 1048576 "MiB"
+want_opt -w "$swap" 0 1048576 "MiB"
+want_choice ACCEL auto kvm tcg
+[ $((cpus % nodes)) = 0 ] || die "vCPUs must be a multiple of the NUMA nodes ($cpus vCPUs, $nodes nodes)"
+[ "$swap" = 0 ] || [ "$scratch" -gt 0 ] || die "-w (swap) needs the scratch disk (-s > 0)"
 [ -f "$kernel" ] || die "kernel image $kernel does not exist"
+[ ! -d "$log" ] || die "-l $log is a folder; it takes the console log's file name"
+[ -z "$modroot" ] || [ -d "$modroot/lib/modules" ] || die "-M $modroot has no lib/modules"
+[ -z "$plan" ] || [ -f "$plan" ] || die "-p $plan does not exist"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (lab/deps.sh installs it)"
-[ "$nodes" -ge 1 ] && [ "$cpus" -ge "$nodes" ] && [ $((cpus % nodes)) = 0 ] ||
-	die "vCPUs must be a multiple of the NUMA nodes ($cpus vCPUs, $nodes nodes)"
+stage boot "$log"
 
 # QEMU arguments shared by the probe and the real boot
 qemu_args() {
@@ -121,7 +139,6 @@ if [ "$accel" = auto ]; then
 		say "KVM probe: $([ $accel = kvm ] && echo 'reached userspace, using KVM' || echo "did not reach userspace within 30 s ($probe_log), using TCG")"
 	fi
 fi
-case $accel in kvm|tcg) ;; *) die "ACCEL must be auto, kvm or tcg (got '$accel')" ;; esac
 
 full="$cmdline${extra:+ $extra}"
 [ -n "$plan" ] && full+=" MMSCALE_PLAN=$plan"

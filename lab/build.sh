@@ -13,7 +13,8 @@
 # into build/NAME/modroot, and builds and installs the mm and cgroup
 # kselftests into build/NAME/kselftest_install.  Builds are reused: running
 # it again only rebuilds what changed.  Prints one progress line per step
-# and a heartbeat every minute while compiling.
+# and a heartbeat every minute while compiling.  The fragments, KSRC, NAME
+# and SKIP_SELFTESTS are checked before anything is written.
 # What it needs: gcc, make, flex, bison, bc, libelf-dev, libssl-dev (see
 # lab/deps.sh).  Writes build/NAME/ and build/NAME/build.log.
 set -euo pipefail
@@ -22,16 +23,18 @@ source "$(dirname "$0")/common.sh"
 [ $# -ge 1 ] || { echo "usage: $0 FRAGMENT..." >&2; exit 2; }
 KSRC=${KSRC:-$TREE}
 NAME=${NAME:-$(IFS=-; echo "$*")}
+STAGE="build $NAME"
+want_fragments "CONFIGS=$*" "$*"
+[[ $NAME =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$ ]] ||
+	die "NAME=$NAME: a build folder name under build/ is letters, digits, '_', '.', '-' (and '/')"
+want_bool SKIP_SELFTESTS
+[ -e "$KSRC" ] || die "no kernel tree at $KSRC; run 'make tree' first"
+want_kernel_tree KSRC "$KSRC"
+frags=()
+for f in "$@"; do frags+=("$TOP/configs/$f.config"); done
 O=$BUILD/$NAME
 mkdir -p "$O"
 stage "build $NAME" "$O/build.log"
-
-[ -f "$KSRC/Makefile" ] || die "no kernel tree at $KSRC; run 'make tree' first"
-frags=()
-for f in "$@"; do
-	[ -f "$TOP/configs/$f.config" ] || die "no such config fragment: configs/$f.config"
-	frags+=("$TOP/configs/$f.config")
-done
 
 jobs=$(nproc)
 kmake_init "$KSRC" "$O"

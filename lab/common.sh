@@ -1,9 +1,12 @@
 # lab/common.sh - helpers sourced by every lab script.
 #
 # What it does: stage-aware logging (one progress line per step with the
-# elapsed time), a die() that names the stage and the log file, and the
-# paths every stage agrees on.
-# What it needs: bash 4, coreutils.  It writes nothing by itself.
+# elapsed time), a die() that names the stage and the log file, the paths
+# every stage agrees on, the checks of the settings (knobs) that every
+# target runs before any long work (want_*), unique result folders
+# (new_dir) and the check for work in build/linux that is not in patches/
+# (unexported_work).
+# What it needs: bash 4, coreutils, git.  It writes nothing by itself.
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$LAB_DIR/.." && pwd)
@@ -122,4 +125,266 @@ topic_of_commits() {
 		cur=$t
 		echo "$c $t"
 	done
+}
+
+# --- checking settings ------------------------------------------------------
+# Each target checks its settings (environment or make variables) before it
+# does anything long or writes anything, with these.  A bad value ends it
+# with one line that names the setting, the value and what it takes.
+
+# in_range VALUE MIN MAX: VALUE is a plain decimal whole number in MIN..MAX.
+in_range() {
+	[[ $1 =~ ^(0|[1-9][0-9]{0,9})$ ]] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+
+# want_number NAME MIN MAX: the variable NAME, when set, is in MIN..MAX.
+want_number() {
+	local v=${!1:-}
+	[ -z "$v" ] || in_range "$v" "$2" "$3" || die "$1 must be a whole number from $2 to $3, not '$v'"
+}
+
+# want_choice NAME CHOICE...: the variable NAME, when set, is one of CHOICEs.
+want_choice() {
+	local name=$1 v=${!1:-} c
+	shift
+	[ -n "$v" ] || return 0
+	for c; do [ "$v" = "$c" ] && return 0; done
+	local list
+	list=$(printf "'%s', " "$@" | sed -e 's/, $//' -e 's/\(.*\), /\1 or /')
+	die "$name must be $list, not '$v'"
+}
+
+# want_bool NAME...: each variable, when set, is 0 or 1 (nothing else means
+# yes: HOST=yes must not start the QEMU benchmark).
+want_bool() {
+	local n
+	for n; do want_choice "$n" 0 1; done
+}
+
+# want_fragments WHAT LIST: every word of LIST (blanks or commas) names a
+# file configs/WORD.config, and there is at least one.
+want_fragments() {
+	local f n=0 known k
+	for f in ${2//,/ }; do
+		if ! [[ $f =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -f "$TOP/configs/$f.config" ]; then
+			known=$(for k in "$TOP"/configs/*.config; do basename "$k" .config; done | tr '\n' ' ')
+			die "$1: no configs/$f.config (the fragments are: ${known% })"
+		fi
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || die "$1 names no config fragment"
+}
+
+# want_kernel_tree WHAT DIR: DIR is a Linux source tree: a Makefile with
+# VERSION and PATCHLEVEL, a top-level Kconfig and mm/.
+want_kernel_tree() {
+	[ -d "$2" ] || die "$1: $2 is not a directory"
+	[[ $(kernel_version "$2") =~ ^[0-9]+\.[0-9]+\. ]] && [ -f "$2/Kconfig" ] && [ -d "$2/mm" ] ||
+		die "$1: $2 is not a Linux source tree (no VERSION and PATCHLEVEL in its Makefile, or no Kconfig or mm/)"
+}
+
+# want_linux_src: LINUX_SRC, when set, is a Linux 6.12.y source tree.
+want_linux_src() {
+	local ver
+	[ -n "${LINUX_SRC:-}" ] || return 0
+	want_kernel_tree "LINUX_SRC=$LINUX_SRC" "$LINUX_SRC"
+	ver=$(kernel_version "$LINUX_SRC")
+	case $ver in
+	6.12.*) ;;
+	*) die "LINUX_SRC is Linux $ver; the series is for Linux 6.12.y" ;;
+	esac
+}
+
+# want_vcpus: VCPUS (lab/ab.sh) is 1, or even (split over 2 NUMA nodes).
+want_vcpus() {
+	local v=${VCPUS:-2}
+	in_range "$v" 1 98 || die "VCPUS must be 1 or an even number up to 98, not '$v'"
+	[ "$v" = 1 ] || [ $((v % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$v'"
+}
+
+# want_boot_settings: BOOT_TIMEOUT (seconds) and ACCEL, for every target
+# that boots a kernel.
+want_boot_settings() {
+	want_number BOOT_TIMEOUT 1 86400
+	want_choice ACCEL auto kvm tcg
+}
+
+# The benchmark items of bench/workloads.sh, and the bounds they are
+# checked against before anything is built or booted: TASKS (threads or
+# processes) 1..1024; K memory cgroups 1..32 (K processes of 64 MiB or K
+# hackbench groups of 20 tasks must fit the 3 GiB guest); hackbench GROUPS
+# 1..64 and SIZE 1..65536 bytes; sigqueue SIGNALS and ROUNDS 1..1048576
+# (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
+# 4..4194304 KiB (the range vm.vmap_lazy_threshold_kb accepts).
+BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, sigqueue:SIGNALS:ROUNDS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD"
+
+# bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
+bench_count() {
+	in_range "$4" "$2" "$3" || echo "$1 must be $2..$3, not '$4'"
+}
+
+# bench_item_error ITEM: print why ITEM is not a benchmark item (nothing if
+# it is one).
+bench_item_error() {
+	local f=() t
+	IFS=: read -r -a f <<< "$1:"
+	case ${f[0]} in
+	page_fault[123])
+		[ ${#f[@]} = 3 ] || { echo "want ${f[0]}:threads|processes:TASKS"; return; }
+		[[ ${f[1]} =~ ^(threads|processes)$ ]] || { echo "the mode must be threads or processes, not '${f[1]}'"; return; }
+		bench_count TASKS 1 1024 "${f[2]}" ;;
+	shm-pread-seq-mt)
+		[ ${#f[@]} = 2 ] || { echo "want shm-pread-seq-mt:TASKS"; return; }
+		bench_count TASKS 1 1024 "${f[1]}" ;;
+	memcg-parallel-fault)
+		[ ${#f[@]} = 2 ] || { echo "want memcg-parallel-fault:K"; return; }
+		bench_count "K (memory cgroups)" 1 32 "${f[1]}" ;;
+	sigqueue)
+		[ ${#f[@]} = 3 ] || { echo "want sigqueue:SIGNALS:ROUNDS"; return; }
+		bench_count SIGNALS 1 1048576 "${f[1]}"
+		bench_count ROUNDS 1 1048576 "${f[2]}" ;;
+	hackbench | hackbench-cgroup)
+		[ ${#f[@]} = 4 ] || [ ${#f[@]} = 5 ] || { echo "want ${f[0]}:process|thread:pipe|socket:$([ "${f[0]}" = hackbench ] && echo GROUPS || echo K)[:SIZE]"; return; }
+		[[ ${f[1]} =~ ^(process|thread)$ ]] || { echo "the mode must be process or thread, not '${f[1]}'"; return; }
+		[[ ${f[2]} =~ ^(pipe|socket)$ ]] || { echo "the IPC must be pipe or socket, not '${f[2]}'"; return; }
+		if [ "${f[0]}" = hackbench ]; then
+			bench_count GROUPS 1 64 "${f[3]}"
+		else
+			bench_count "K (memory cgroups)" 1 32 "${f[3]}"
+		fi
+		[ ${#f[@]} = 4 ] || bench_count SIZE 1 65536 "${f[4]}" ;;
+	vmalloc)
+		[ ${#f[@]} = 3 ] || { echo "want vmalloc:TESTS:THRESHOLD"; return; }
+		for t in ${f[1]//+/ }; do
+			[[ $t =~ ^(fix_size|long_busy_list|random_size|align)$ ]] ||
+				{ echo "unknown test_vmalloc test '$t' (fix_size, long_busy_list, random_size, align, joined with +)"; return; }
+		done
+		[ -n "${f[1]}" ] || { echo "no test_vmalloc test named"; return; }
+		vmalloc_point_error "${f[2]}" ;;
+	*)
+		echo "unknown workload '${f[0]}' (want one of: $BENCH_ITEMS)" ;;
+	esac
+}
+
+# vmalloc_point_error POINT: print why POINT is not a lazy-purge threshold.
+vmalloc_point_error() {
+	case $1 in
+	auto) ;;
+	*xauto) in_range "${1%xauto}" 1 64 || echo "the threshold NxAUTO takes N from 1 to 64, not '$1'" ;;
+	*) in_range "$1" 4 4194304 || echo "the threshold must be auto, NxAUTO or 4..4194304 KiB, not '$1'" ;;
+	esac
+}
+
+# want_bench_items WHAT LIST: every comma separated item of LIST is a
+# benchmark item within its bounds, and there is at least one.
+want_bench_items() {
+	local item why n=0
+	for item in ${2//,/ }; do
+		why=$(bench_item_error "$item" | head -n1)
+		[ -z "$why" ] || die "$1 item '$item': $why"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || die "$1 names no benchmark item"
+}
+
+# want_ab_settings: what lab/ab.sh takes (make bench checks them before it
+# builds anything): RUNS, VCPUS, BOOT_TIMEOUT, ACCEL, SECONDS_PER and the
+# workload loop counts.
+want_ab_settings() {
+	want_number RUNS 1 100
+	want_vcpus
+	want_boot_settings
+	want_number SECONDS_PER 1 3600
+	want_number MMSCALE_HACKBENCH_LOOPS 1 1000000
+	want_number MMSCALE_VMALLOC_LOOPS 1 10000000
+}
+
+# want_new_out: OUT, when set, is not a folder that already holds results
+# (results are never overwritten).
+want_new_out() {
+	local f
+	[ -n "${OUT:-}" ] || return 0
+	[ ! -e "$OUT" ] || [ -d "$OUT" ] || die "OUT=$OUT exists and is not a folder"
+	for f in results.json ab.log base-1.log host-1.log; do
+		[ ! -e "$OUT/$f" ] || die "OUT=$OUT already holds results ($f); results are never overwritten: choose another OUT"
+	done
+}
+
+# die_on_failed_runs RESULTS: a failed boot or workload fails the target:
+# die naming the first (its item and log) and how many more there are; the
+# results stay as they are.
+die_on_failed_runs() {
+	local bad n
+	bad=$("$LAB_DIR/compare.py" check "$1") && return 0
+	[ -n "$bad" ] || die "lab/compare.py check $1 failed"
+	n=$(wc -l <<< "$bad")
+	die "$(head -n1 <<< "$bad")$([ "$n" -gt 1 ] && echo "; $((n - 1)) more failure(s)"); every run is kept in $1"
+}
+
+# new_dir BASE: make a new, empty folder BASE (or BASE-2, BASE-3, ... when
+# BASE exists: two runs in the same second never share one) and print it.
+new_dir() {
+	local d=$1 i=1
+	mkdir -p "$(dirname "$1")" || return 1
+	until mkdir "$d" 2>/dev/null; do
+		[ -e "$d" ] && [ "$i" -lt 999 ] || return 1
+		i=$((i + 1))
+		d=$1-$i
+	done
+	echo "$d"
+}
+
+# unexported_work: the check "make tree" runs before it resets build/linux,
+# also run by "make source" (before it deletes a tree of an old source) and
+# "make clean".  Sets UNEXPORTED to what build/linux ($TREE) holds that
+# patches/ does not (uncommitted edits, a commit that make export would
+# write differently or that is not in patches/, commits without topic
+# notes), or to "" when it holds nothing more; and TREE_IS_PATCHES to 1 when
+# it is exactly the baseline plus patches/.  It writes nothing to the tree:
+# git's optional locks are off and lab/export.sh's objects go to a scratch
+# folder.
+unexported_work() {
+	local chk f rel t rc=0
+	UNEXPORTED='' TREE_IS_PATCHES=0
+	[ -d "$TREE/.git" ] || return 0
+	if [ -n "$(GIT_OPTIONAL_LOCKS=0 git -C "$TREE" status --porcelain --untracked-files=no 2>&1)" ]; then
+		UNEXPORTED="$TREE has uncommitted changes"
+		return 0
+	fi
+	git -C "$TREE" merge-base --is-ancestor "$BASE_TAG" HEAD 2>/dev/null || return 0
+	[ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] || return 0
+	if [ -z "$(git -C "$TREE" notes --ref="$NOTES_REF" list 2>/dev/null)" ]; then
+		UNEXPORTED="$TREE has commits without topic notes (made before patches/ had topics; export them by hand)"
+		return 0
+	fi
+	chk=$(mktemp -d)
+	mkdir "$chk/objects"
+	GIT_OPTIONAL_LOCKS=0 GIT_OBJECT_DIRECTORY=$chk/objects \
+		GIT_ALTERNATE_OBJECT_DIRECTORIES=$(cd "$TREE" && git rev-parse --absolute-git-dir)/objects \
+		"$LAB_DIR/export.sh" "$chk/out" > "$chk/log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		UNEXPORTED="$TREE has commits that make export cannot write: $(grep -m1 '^ERROR' "$chk/log" | sed 's/^ERROR: stage export: //')"
+		rm -rf "$chk"
+		return 0
+	fi
+	for f in "$chk/out"/*/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$f" ] || continue
+		rel=${f#"$chk/out/"}
+		if [ ! -f "$PATCHES/$rel" ]; then
+			UNEXPORTED="$TREE has commits that are not in patches/ (make export would add patches/$rel)"
+		elif ! cmp -s "$f" "$PATCHES/$rel"; then
+			UNEXPORTED="$TREE has commits that are not in patches/ as they are (make export would change patches/$rel)"
+		else
+			continue
+		fi
+		rm -rf "$chk"
+		return 0
+	done
+	TREE_IS_PATCHES=1
+	for t in $(series_lines "$PATCHES/series" 2>/dev/null); do
+		cmp -s <(series_lines "$chk/out/$t/series" 2>/dev/null) <(series_lines "$PATCHES/$t/series") ||
+			TREE_IS_PATCHES=0
+	done
+	cmp -s <(series_lines "$chk/out/series") <(series_lines "$PATCHES/series") || TREE_IS_PATCHES=0
+	rm -rf "$chk"
 }

@@ -9,29 +9,45 @@ and print LKP-style A/B tables from saved results.
       bench/workloads.sh printed into each LOG (a guest console or a host
       run) and saves every run, failed ones included, with the facts given.
       SIDE is base, head or host; FAILURE is empty for a run that completed.
-  compare.py report A [B] [--plots DIR] [--all-counters] [--keys REGEX]
+  compare.py report A [B] [--out DIR | --plots DIR] [--all-counters] [--keys REGEX]
       A and B are result directories (or results.json files).  Base runs are
       A's "base" runs (else its "host" runs), head runs are B's "head" runs
-      (else its "host" runs); B defaults to A.  Prints, per workload, the
+      (else its "host" runs); B defaults to A.  Refuses to compare runs with
+      themselves (e.g. one HOST=1 folder alone), and warns loudly when A
+      and B were measured differently (TCG, KVM or bare metal), on other
+      machines, or when the kernels of one side, or the two sides' kernel
+      versions, differ.  Prints, per workload, the
       0-day/LKP table: base mean (with +-%stddev when over 2%), %change,
       head mean (+-%stddev), metric key.  A change is marked "*"
       (significant) only when each side's median lies outside the other
       side's min-max range (needs 2+ runs a side).  Then the mechanism
       counters per 1000 operations, and the failed runs and workloads.  For
       sweeps (workloads that differ only in "@param=value") it writes one
-      gnuplot PNG per metric into DIR.
+      gnuplot PNG per metric into the --plots DIR.  --out DIR writes the
+      tables (compare.txt) and the plots into a new folder DIR (DIR-2, DIR-3
+      ... when it exists), never into the results (make compare).
+
+  compare.py check RESULTS
+      One line per failed run and per workload error of RESULTS (its item,
+      the error and the run's log); exit 1 if there is one.
 
   compare.py sweep A [--side head] [--keys REGEX]
       One side's sweep points in columns: metric means and counters per
       1000 operations, for changelog tables.
 
+Bad input (a missing or truncated results file, a folder that holds no
+results) ends it with one "ERROR:" line naming the input, exit status 2,
+and nothing written.
 What it needs: python3; gnuplot for the plots.  collect writes the JSON
-file; report writes only the PNGs (and their .dat/.gp inputs).
+file (never over an existing one); report writes only the PNGs (and their
+.dat/.gp inputs), and with --out compare.txt.
 """
 import argparse
 import datetime
+import io
 import json
 import os
+import platform
 import re
 import shutil
 import statistics
@@ -47,6 +63,15 @@ VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_\w+|pgfree
                           r'workingset_refault_\w+|oom_kill|vmalloc_\w+|memcg_stock_\w+|'
                           r'slab_\w+)$')
 TCG_LABEL = 'TCG — emulated; times are not performance'
+
+
+class Refused(Exception):
+    """Bad input: main() prints it as one ERROR line and exits 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise Refused('%s (see %s --help)' % (message, self.prog))
 
 
 def parse_log(path):
@@ -104,8 +129,7 @@ def collect(args):
     for spec in args.runs:
         parts = spec.split(':', 3)
         if len(parts) != 4 or parts[0] not in ('base', 'head', 'host') or not parts[1].isdigit():
-            print('compare: bad run "%s" (want SIDE:N:LOG:FAILURE)' % spec, file=sys.stderr)
-            return 2
+            raise Refused('bad run "%s" (want SIDE:N:LOG:FAILURE)' % spec)
         side, n, log, failure = parts
         run = parse_log(log)
         run.update(side=side, run=int(n), log=os.path.basename(log), failed=failure or None)
@@ -115,22 +139,74 @@ def collect(args):
     try:
         meta = json.loads(args.meta)
     except ValueError as e:
-        print('compare: --meta is not JSON: %s' % e, file=sys.stderr)
-        return 2
+        raise Refused('--meta is not JSON: %s' % e)
+    if not isinstance(meta, dict):
+        raise Refused('--meta is not a JSON object: %s' % args.meta)
+    if os.path.lexists(args.out):
+        raise Refused('--out %s exists; saved results are never overwritten' % args.out)
     doc = {'format': 1, 'created': datetime.datetime.now().astimezone().isoformat(timespec='seconds'),
            'command': args.command, 'accel': args.accel, 'where': args.where, 'meta': meta,
-           'runs': runs}
-    with open(args.out, 'w') as f:
-        json.dump(doc, f, indent=1, sort_keys=True)
-        f.write('\n')
+           'machine': this_machine(), 'runs': runs}
+    try:
+        with open(args.out, 'x') as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.write('\n')
+    except OSError as e:
+        raise Refused('cannot write --out %s: %s' % (args.out, e.strerror or e))
     return 0
 
 
+def this_machine():
+    """The machine collect runs on (the one that ran QEMU or the host runs)."""
+    cpu = '?'
+    try:
+        with open('/proc/cpuinfo') as f:
+            cpu = next((l.split(':', 1)[1].strip() for l in f if l.startswith('model name')), '?')
+    except OSError:
+        pass
+    return {'hostname': platform.node(), 'cpu': cpu, 'cpus': os.cpu_count()}
+
+
+RUN_FIELDS = {'side': str, 'run': int, 'log': str, 'workloads': dict, 'errors': list,
+              'kernel_reports': list}
+
+
 def load(path):
+    """A results.json (or the folder that holds one), checked: bad input is
+    a Refused naming it, never a traceback."""
+    if not os.path.exists(path):
+        raise Refused('%s: no such results folder or file' % path)
     if os.path.isdir(path):
+        if not os.path.isfile(os.path.join(path, 'results.json')):
+            raise Refused('%s is not a results folder (it has no results.json; '
+                          'make bench writes them under build/results/)' % path)
         path = os.path.join(path, 'results.json')
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path, errors='strict') as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise Refused('%s: cannot read it: %s' % (path, e.strerror or e))
+    except ValueError as e:
+        raise Refused('%s is not a results file: not valid JSON (empty or cut short?): %s' % (path, e))
+    what = '%s is not a results file of lab/compare.py collect' % path
+    if not isinstance(doc, dict) or not isinstance(doc.get('runs'), list):
+        raise Refused('%s (no list of runs)' % what)
+    for i, r in enumerate(doc['runs']):
+        bad = [k for k, t in RUN_FIELDS.items() if not isinstance(r, dict) or not isinstance(r.get(k), t)]
+        if not bad and 'failed' not in r:
+            bad = ['failed']
+        if not bad and r['side'] not in ('base', 'head', 'host'):
+            bad = ['side']
+        if not bad:
+            for w in r['workloads'].values():
+                if not (isinstance(w, dict) and isinstance(w.get('metrics'), dict) and
+                        isinstance(w.get('counters'), dict) and isinstance(w.get('errors'), list)):
+                    bad = ['workloads']
+                    break
+        if bad:
+            raise Refused('%s (run %d: bad or missing %s)' % (what, i + 1, ', '.join(bad)))
+    if not isinstance(doc.get('meta', {}), dict):
+        raise Refused('%s (meta is not an object)' % what)
     doc['path'] = path
     return doc
 
@@ -217,14 +293,100 @@ def table_header(title):
     print('%21s %16s %21s' % ('-' * 18, '-' * 14, '-' * 18))
 
 
+def want_regex(keys):
+    if keys:
+        try:
+            re.compile(keys)
+        except re.error as e:
+            raise Refused('--keys %s is not a regular expression: %s' % (keys, e))
+
+
+def new_folder(path):
+    """Make a new folder path (path-2, path-3, ... when it exists)."""
+    for i in range(1, 1000):
+        d = path if i == 1 else '%s-%d' % (path, i)
+        try:
+            os.makedirs(d)
+            return d
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise Refused('cannot make the output folder %s: %s' % (d, e.strerror or e))
+    raise Refused('cannot make the output folder %s: too many of that name' % path)
+
+
+def machine(doc):
+    """Where the runs of doc were measured, as far as results.json says."""
+    m = doc.get('machine')
+    if isinstance(m, dict) and m.get('cpu'):
+        return '%s (%s CPUs, %s)' % (m.get('hostname', '?'), m.get('cpus', '?'), m['cpu'])
+    meta = doc.get('meta', {})
+    if meta.get('host.cpu'):
+        return '%s CPUs, %s' % (meta.get('host.cpus', '?'), meta['host.cpu'])
+    return meta.get('all.host') or None
+
+
+def kernel_series(release):
+    """"6.12" of "6.12.117" or "6.1.0-28-amd64"."""
+    m = re.match(r'(\d+\.\d+)', release or '')
+    return m.group(1) if m else None
+
+
+def mixed(a, b, base, head):
+    """Loud warnings when the two sides were not measured alike."""
+    warn = []
+    kind = {'tcg': 'QEMU TCG (emulated)', 'kvm': 'QEMU KVM', 'host': 'bare metal (HOST=1)'}
+    if a.get('accel') != b.get('accel'):
+        warn.append('base was measured on %s, head on %s: the change mixes the kernels with how '
+                    'they ran' % (kind.get(a.get('accel'), a.get('accel')), kind.get(b.get('accel'), b.get('accel'))))
+    ma, mb = machine(a), machine(b)
+    if ma and mb and ma != mb:
+        warn.append('base and head were measured on different machines: %s vs %s' % (ma, mb))
+    for label, runs in (('base', base), ('head', head)):
+        rel = sorted({r['uname'].split(' ')[0] for r in runs if isinstance(r.get('uname'), str)})
+        if len(rel) > 1:
+            warn.append('the %s runs come from %d different kernels: %s' % (label, len(rel), ', '.join(rel)))
+    ka = {kernel_series(r.get('uname', '').split(' ')[0]) for r in base if isinstance(r.get('uname'), str)}
+    kb = {kernel_series(r.get('uname', '').split(' ')[0]) for r in head if isinstance(r.get('uname'), str)}
+    ka.discard(None)
+    kb.discard(None)
+    if ka and kb and ka != kb:
+        warn.append('base is Linux %s, head is Linux %s: the change is more than the series'
+                    % ('/'.join(sorted(ka)), '/'.join(sorted(kb))))
+    return warn
+
+
 def report(args):
+    want_regex(args.keys)
+    for d in (args.plots, args.out):
+        if d and os.path.exists(d) and not os.path.isdir(d):
+            raise Refused('%s exists and is not a folder' % d)
     a = load(args.a)
     b = load(args.b or args.a)
     base, head = pick(a, 'base'), pick(b, 'head')
     if not base or not head:
-        print('compare: no %s runs in %s' % ('base' if not base else 'head',
-                                              a['path'] if not base else b['path']), file=sys.stderr)
-        return 1
+        raise Refused('no %s runs in %s' % ('base' if not base else 'head',
+                                            a['path'] if not base else b['path']))
+    if base == head:
+        raise Refused('A and B give the same runs (%s %s runs): every row would be +0.0%%; '
+                      'give B=<another results folder>' % (a['path'], base[0]['side']))
+    if not args.out:
+        return print_report(args, a, b, base, head, args.plots)
+    out = new_folder(args.out)
+    buf = io.StringIO()
+    stdout, sys.stdout = sys.stdout, buf
+    try:
+        rc = print_report(args, a, b, base, head, out)
+    finally:
+        sys.stdout = stdout
+    print(buf.getvalue(), end='')
+    with open(os.path.join(out, 'compare.txt'), 'w') as f:
+        f.write(buf.getvalue())
+    print('# written: %s/compare.txt' % out)
+    return rc
+
+
+def print_report(args, a, b, base, head, plotdir):
     accels = {a.get('accel'), b.get('accel')}
     nfail = lambda runs: sum(1 for r in runs if r['failed'])
     print('# LKP-style A/B: %d base runs (%d failed), %d head runs (%d failed)%s' % (
@@ -232,6 +394,9 @@ def report(args):
         ', interleaved boots' if args.b in (None, args.a) and a.get('accel') != 'host' else ''))
     if 'tcg' in accels:
         print('# %s' % TCG_LABEL)
+    for w in mixed(a, b, base, head):
+        print('# WARNING: %s' % w)
+        print('WARNING: %s' % w, file=sys.stderr)
     for label, doc, runs in (('base', a, base), ('head', b, head)):
         unames = sorted({r['uname'].split(' ')[0] for r in runs if r.get('uname')}) or ['?']
         print('# %s: %s (%s runs; kernel %s; %s)' % (
@@ -260,8 +425,9 @@ def report(args):
     print('\n* = significant: each median outside the other side\'s min-max (2+ runs a side)')
     counter_tables(base, head, workloads, args.all_counters, args.keys)
     failures(base, head)
-    if args.plots:
-        plots(base, head, workloads, args.plots)
+    if plotdir:
+        os.makedirs(plotdir, exist_ok=True)
+        plots(base, head, workloads, plotdir)
     return 0 if shown else 1
 
 
@@ -361,6 +527,7 @@ def plots(base, head, workloads, outdir):
 
 def sweep(args):
     """One side's sweep points: metric means and counters per 1000 ops."""
+    want_regex(args.keys)
     doc = load(args.a)
     runs = pick(doc, args.side)
     workloads = sorted({w for r in runs for w in r['workloads']}, key=sort_key)
@@ -386,8 +553,33 @@ def sweep(args):
     return 0
 
 
+ITEM = re.compile(r'\s*\[item ([^\]]*)\]$')
+
+
+def check(args):
+    """One line per failed run or workload error; 1 if there is one."""
+    doc = load(args.a)
+    where = os.path.dirname(os.path.abspath(doc['path']))
+    lines = []
+    for r in doc['runs']:
+        log = os.path.join(where, r['log'])
+        tag = '%s run %d' % (r['side'], r['run'])
+        if r.get('failed'):
+            lines.append('%s failed: %s (log: %s)' % (tag, r['failed'], log))
+        for e in r['errors']:
+            lines.append('%s: %s (log: %s)' % (tag, e, log))
+        for w, d in sorted(r['workloads'].items()):
+            for e in d['errors']:
+                m = ITEM.search(e)
+                what = 'item %s (%s)' % (m.group(1), w) if m else w
+                lines.append('%s failed in %s: %s (log: %s)' % (
+                    what, tag, ITEM.sub('', e), log))
+    print('\n'.join(lines), end='\n' if lines else '')
+    return 1 if lines else 0
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
     c = sub.add_parser('collect', help='console logs -> results.json')
     c.add_argument('--out', required=True)
@@ -400,14 +592,23 @@ def main():
     r.add_argument('a')
     r.add_argument('b', nargs='?')
     r.add_argument('--plots', metavar='DIR')
+    r.add_argument('--out', metavar='DIR', help='a new folder for compare.txt and the plots')
     r.add_argument('--all-counters', action='store_true')
     r.add_argument('--keys', metavar='REGEX', help='only counters whose key matches (re.search)')
     w = sub.add_parser('sweep', help='one side of a sweep as a plain table')
     w.add_argument('a')
     w.add_argument('--side', default='head', choices=['base', 'head', 'host'])
     w.add_argument('--keys', metavar='REGEX')
-    args = ap.parse_args()
-    return {'collect': collect, 'report': report, 'sweep': sweep}[args.cmd](args)
+    k = sub.add_parser('check', help='the failed runs and workloads of one results file')
+    k.add_argument('a', metavar='RESULTS')
+    try:
+        args = ap.parse_args()
+        if args.cmd == 'report' and args.out and args.plots:
+            raise Refused('give --out or --plots, not both')
+        return {'collect': collect, 'report': report, 'sweep': sweep, 'check': check}[args.cmd](args)
+    except Refused as e:
+        print('ERROR: %s' % e, file=sys.stderr)
+        return 2
 
 
 if __name__ == '__main__':

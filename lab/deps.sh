@@ -8,6 +8,10 @@
 # build/deps.log.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
+STAGE=deps
+for p in ${MMSCALE_DEPS:-}; do
+	[[ $p =~ ^[a-z0-9][a-z0-9+.-]+$ ]] || die "MMSCALE_DEPS: '$p' is not a Debian package name"
+done
 stage deps "$BUILD/deps.log"
 
 pkgs=(

@@ -3,8 +3,10 @@
 # Documentation the patch series touches, on the baseline and on the
 # patched tree; the patched tree must add no warning.
 #
-# Usage: lab/docs.sh          (no arguments; "make docs" runs "make tree" first)
-#   DOCS_JOBS=N   make -jN and Sphinx -jN (default: nproc)
+# Usage: lab/docs.sh [--check]   ("make docs" runs "make tree" first)
+#   DOCS_JOBS=N   make -jN and Sphinx -jN (default: nproc), 1..256
+#   --check       only check DOCS_JOBS and exit (make docs runs it before
+#                 make tree)
 # What it does: takes the "+++ b/Documentation/..." paths of the patches of
 # every topic in patches/series and maps each to its top-level
 # Documentation directory (Documentation/ABI/* to admin-guide, where the ABI
@@ -29,16 +31,20 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
+STAGE=docs
+checking=0
+[ "${1:-}" != --check ] || { checking=1; shift; }
 if [ $# -gt 0 ]; then
-	echo "usage: $0   (no arguments; DOCS_JOBS=N sets the parallelism)" >&2
+	echo "usage: $0 [--check]   (DOCS_JOBS=N sets the parallelism)" >&2
 	exit 2
 fi
+want_number DOCS_JOBS 1 256
+[ "$checking" = 0 ] || exit 0
 stage docs "$BUILD/docs.log"
 
 [ -f "$SRC_DIR/Makefile" ] || die "no baseline kernel tree at $SRC_DIR; run 'make tree' first"
 [ -f "$TREE/Makefile" ] || die "no patched kernel tree at $TREE; run 'make tree' first"
 jobs=${DOCS_JOBS:-$(nproc)}
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "DOCS_JOBS='$jobs' is not a positive number"
 
 # The Documentation directories the series touches, in series order.
 read_topics

@@ -2,7 +2,9 @@
 # lab/mail.sh - stage "mail": prepare a linux-mm posting per topic.  Sends
 # nothing.
 #
-# Usage: lab/mail.sh          (make mail [TOPIC=name] [V=n])
+# Usage: lab/mail.sh [--check]   (make mail [TOPIC=name] [V=n])
+#   --check      only check the settings below and exit (make mail runs it
+#                before make deps and make tree)
 #   TOPIC=name   one topic of patches/series (default: every topic)
 #   V=n          the posting's version, 1..99 (default 1)
 #   PREFIX=text  the subject prefix (default "RFC PATCH": the series is
@@ -45,13 +47,20 @@
 # build/linux ("make tree"); a make check report of the same tree.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-stage mail "$BUILD/mail.log"
+STAGE=mail
+checking=0
+[ "${1:-}" != --check ] || { checking=1; shift; }
+[ $# = 0 ] || { echo "usage: $0 [--check]   (settings: see the header)" >&2; exit 2; }
 
 V=${V:-1}
 [[ $V =~ ^[1-9][0-9]?$ ]] || die "V=$V: the version must be a number from 1 to 99"
 PREFIX=${PREFIX-RFC PATCH}
 [[ $PREFIX =~ ^[A-Za-z0-9][A-Za-z0-9\ ._-]*$ ]] || die "PREFIX='$PREFIX': a subject prefix is letters, digits, blanks, '.', '_' or '-'"
+[ -z "${MAINTAINERS_TREE:-}" ] || [ -f "$MAINTAINERS_TREE/scripts/get_maintainer.pl" ] ||
+	die "MAINTAINERS_TREE=$MAINTAINERS_TREE has no scripts/get_maintainer.pl (a kernel tree)"
 MAINTAINERS_TREE=${MAINTAINERS_TREE:-$TREE}
+[ -z "${BASE_COMMIT:-}" ] || [[ $BASE_COMMIT =~ ^[0-9a-f]{40}$ ]] ||
+	die "BASE_COMMIT=$BASE_COMMIT is not a 40-digit commit id"
 read_topics
 if [ -n "${TOPIC:-}" ]; then
 	printf '%s\n' "${TOPICS[@]}" | grep -qx -- "$TOPIC" ||
@@ -79,6 +88,8 @@ esac
 	die "poster identity '$ident' is not 'Full Name <address@domain>'"
 pname=${BASH_REMATCH[1]}
 paddr=${BASH_REMATCH[2]}
+[ "$checking" = 0 ] || exit 0
+stage mail "$BUILD/mail.log"
 
 [ -d "$TREE/.git" ] || die "no $TREE; run 'make tree' first"
 for f in "$MAINTAINERS_TREE/scripts/get_maintainer.pl" "$MAINTAINERS_TREE/MAINTAINERS"; do

@@ -14,6 +14,12 @@ source "$(dirname "$0")/common.sh"
 [ $# -ge 2 ] || { echo "usage: $0 \"FRAGMENTS\" OBJECT..." >&2; exit 2; }
 frags=$1
 shift
+STAGE=objdiff
+want_fragments "FRAGMENTS=$frags" "$frags"
+for obj in "$@"; do
+	[[ $obj =~ ^[A-Za-z0-9_][A-Za-z0-9_./-]*\.o$ ]] && [[ $obj != *..* ]] ||
+		die "$obj is not an object file of the tree (e.g. mm/memory.o)"
+done
 name=objdiff-$(echo $frags | tr ' ' -)
 stage objdiff "$BUILD/$name.log"
 for side in base head; do

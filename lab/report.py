@@ -10,7 +10,11 @@ tools/testing/kunit/kunit.py parse (--json); scans the kernel log for
 BUG/WARNING/KASAN/Oops/lockdep/RCU-stall reports (any hit fails the run);
 prints one row per suite with passed/failed/skipped, the skip reasons, the
 failures, and last the line "N passed, N failed".  Exit status 0 only when
-nothing failed.
+nothing failed.  A console log that stops inside the boot-time KUnit run
+(cut short, or the guest died there) is one failure, "incomplete run",
+naming the last suite that started; the cases that never ran are not
+counted.  Bad input (a console log or kernel tree that is not there, --out
+naming a file) is one "ERROR:" line, exit status 2, and nothing written.
 What it needs: python3 and a kernel tree (--ksrc) for kunit.py.
 Writes OUT/kunit.log, OUT/<section>.tap, OUT/*.json and OUT/summary.txt.
 """
@@ -45,6 +49,56 @@ EXPECTED_REPORTS = [
 MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
                   r'(?::? ?(.*))?$')
 SKIP_RE = re.compile(r'^\s*(?:ok|not ok) \d+ (?:- )?(.*?) # SKIP ?(.*)$')
+
+
+class Refused(Exception):
+    """Bad input: main() prints it as one ERROR line and exits 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise Refused('%s (see %s --help)' % (message, self.prog))
+
+
+KTAP_RESULT = re.compile(r'^(?:not )?ok (\d+)\b ?-? ?(\S*)')
+KTAP_PLAN = re.compile(r'^1\.\.(\d+)$')
+KTAP_SUBTEST = re.compile(r'^    # Subtest: (\S+)')
+
+
+def kunit_incomplete(boot):
+    """When the boot-time KTAP stops before its end, say where: the suite
+    that started and did not finish, or the suites that never started."""
+    plan, done, open_suite, last, seen = None, 0, None, None, False
+    for line in boot:
+        line = PRINTK_PREFIX.sub('', line)
+        if line == 'KTAP version 1':
+            seen = True
+            continue
+        if not seen:
+            continue
+        m = KTAP_PLAN.match(line)
+        if m and plan is None:
+            plan = int(m.group(1))
+            continue
+        m = KTAP_SUBTEST.match(line)
+        if m:
+            open_suite = m.group(1)
+            continue
+        m = KTAP_RESULT.match(line)
+        if m:
+            done += 1
+            last = m.group(2) or open_suite
+            open_suite = None
+    if not seen:
+        return None
+    if open_suite:
+        return ('the console log stops inside KUnit suite "%s" (%d of %s suites finished before it)'
+                % (open_suite, done, plan if plan is not None else '?'))
+    if plan is not None and done < plan:
+        return ('the console log stops after KUnit suite "%s" (%d of %d suites finished)'
+                % (last, done, plan) if last else
+                'the console log stops before the first KUnit suite finished (0 of %d)' % plan)
+    return None
 
 
 class Suite:
@@ -230,8 +284,48 @@ def write(path, lines):
         f.write('\n'.join(lines) + '\n')
 
 
+def check_args(args):
+    """Refuse bad input before anything is written."""
+    if not os.path.exists(args.console):
+        raise Refused('--console %s: no such file' % args.console)
+    if not os.path.isfile(args.console):
+        raise Refused('--console %s is not a file' % args.console)
+    try:
+        with open(args.console, errors='replace') as f:
+            lines = [l.rstrip('\n').rstrip('\r') for l in f]
+    except OSError as e:
+        raise Refused('--console %s: cannot read it: %s' % (args.console, e.strerror or e))
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise Refused('--out %s exists and is not a folder' % args.out)
+    up = os.path.abspath(args.out)
+    while not os.path.exists(up):
+        up = os.path.dirname(up)
+    if not os.path.isdir(up):
+        raise Refused('--out %s: %s is a file, not a folder' % (args.out, up))
+    for e in args.expect.split(','):
+        if e and not re.match(r'^[A-Za-z0-9][A-Za-z0-9_.-]*$', e):
+            raise Refused('--expect: "%s" is not a section name (letters, digits, "_", ".", "-")' % e)
+    kunit = os.path.join(args.ksrc, 'tools/testing/kunit/kunit.py')
+    if not os.path.isfile(kunit):
+        raise Refused('--ksrc %s is not a kernel tree with tools/testing/kunit/kunit.py '
+                      '(build/linux after make tree)' % args.ksrc)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        raise Refused('--out %s: cannot make it: %s' % (args.out, e.strerror or e))
+    return lines
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    try:
+        return run()
+    except Refused as e:
+        print('ERROR: %s' % e, file=sys.stderr)
+        return 2
+
+
+def run():
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument('--console', required=True, help='console log from lab/boot.sh')
     ap.add_argument('--ksrc', required=True, help='kernel tree (for kunit.py)')
     ap.add_argument('--out', required=True, help='directory for parsed results')
@@ -239,14 +333,12 @@ def main():
                     help='comma separated sections that must have run '
                          '("kunit" for the boot-time KUnit run)')
     args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    lines = check_args(args)
     out = os.path.abspath(args.out)
-
-    with open(args.console, errors='replace') as f:
-        lines = [l.rstrip('\n').rstrip('\r') for l in f]
     boot, sections, dmesg, errors, facts = split_console(lines)
     expect = [e for e in args.expect.split(',') if e]
     suites, problems = [], []
+    incomplete = kunit_incomplete(boot) if 'kunit' in expect else None
 
     if 'kunit' in expect:
         write(os.path.join(out, 'kunit.log'), boot)
@@ -258,13 +350,19 @@ def main():
         elif not groups:
             problems.append('kunit: no KTAP results in the boot log (see %s/kunit.json.txt)' % out)
         reasons = skip_reasons(boot)
+        if incomplete:
+            never = [e for e in expect if e != 'kunit' and sections.get(e, (None,))[0] is None]
+            problems.append('incomplete run: %s; the cases that did not run are not counted%s'
+                            % (incomplete, '; not run: ' + ', '.join(never) if never else ''))
         for g in groups:
             s = Suite('kunit:' + g['name'])
             for case, status in walk_cases(g):
+                if incomplete and not case.split('.')[-1]:
+                    continue  # a case kunit.py made up for the missing lines
                 s.add(status, case)
                 if status == 'SKIP':
                     s.skips.append((case, reasons.get(case.split('.')[-1], '')))
-            if not g.get('test_cases') and not g.get('sub_groups'):
+            if not g.get('test_cases') and not g.get('sub_groups') and not incomplete:
                 s.add('FAIL', '(suite reported no cases)')
             suites.append(s)
 
@@ -272,6 +370,8 @@ def main():
         body, rc = sections.get(name, (None, None))
         s = Suite(name)
         suites.append(s)
+        if body is None and incomplete:
+            continue  # the run stopped in KUnit, before any section: said once above
         if body is None:
             s.add('FAIL', '(section did not run or did not finish)')
             continue
@@ -301,7 +401,7 @@ def main():
         first = klog.index(hits[0])
         problems.append('kernel log has %d bug report line(s); first lines:\n      %s'
                         % (len(hits), '\n      '.join(klog[first:first + 12])))
-    if dmesg is None:
+    if dmesg is None and not incomplete:
         problems.append('no dmesg dump: the guest did not reach the end of its plan')
 
     rows = ['%-32s %7s %7s %7s' % ('suite', 'passed', 'failed', 'skipped')]

@@ -13,7 +13,10 @@
 # Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
 # LINUX_SRC (use your own 6.12.y tree), SLAB_DEBUG_BOOT (1: a second boot
-# with slab_debug=FZPU runs the slub selftest; 0: skip it).
+# with slab_debug=FZPU runs the slub selftest; 0: skip it).  All of them are
+# checked before the first stage (VMTESTS against the tree's run_vmtests.sh
+# once the tree stage made it, before the build); a value it does not know
+# ends it with one line.
 # What it does at the end: prints stage times, the per-suite table and the
 # final "N passed, N failed, N skipped" line.
 # What it needs: everything lab/deps.sh installs.  Writes build/.
@@ -22,9 +25,19 @@ source "$(dirname "$0")/common.sh"
 
 mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
+STAGE=$mode
 RUN_CONFIGS=${RUN_CONFIGS:-vm debug mmscale}
 VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc vmalloc_sysctl ptlock slub}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
+want_fragments "RUN_CONFIGS=$RUN_CONFIGS" "$RUN_CONFIGS"
+for c in $VMTESTS; do
+	[[ $c =~ ^[a-z0-9_]+$ ]] || die "VMTESTS: '$c' is not a run_vmtests.sh category name"
+done
+[ -z "${KUNIT_FILTER:-}" ] || [[ $KUNIT_FILTER =~ ^[][A-Za-z0-9_.*?-]+$ ]] ||
+	die "KUNIT_FILTER must be a glob of suite (and .case) names, e.g. 'slub_test*', not '$KUNIT_FILTER'"
+want_boot_settings
+want_bool SLAB_DEBUG_BOOT FORCE
+want_linux_src
 name=$(echo $RUN_CONFIGS | tr " " -)
 O=$BUILD/$name
 RUN_DIR=$BUILD/run-$name
@@ -54,6 +67,13 @@ timed deps "$LAB_DIR/deps.sh"
 timed source "$LAB_DIR/source.sh"
 
 timed tree "$LAB_DIR/tree.sh"
+# VMTESTS: categories the tree's run_vmtests.sh has (else it runs nothing
+# for them, and says nothing)
+STAGE=$mode
+for c in $VMTESTS; do
+	grep -q "CATEGORY=\"$c\"" "$TREE/tools/testing/selftests/mm/run_vmtests.sh" 2>/dev/null ||
+		die "VMTESTS: run_vmtests.sh of $TREE has no category '$c'"
+done
 
 cp_pass=0 cp_fail=0 tp_pass=0 tp_fail=0
 if [ "$mode" = check ]; then

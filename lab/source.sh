@@ -8,18 +8,24 @@
 # instead (a git tree contributes its committed HEAD, a plain tree its files).
 # build/src becomes a git repository with one commit tagged mmscale/base, so
 # later stages can clone it cheaply; it is reused while the origin is unchanged.
+# LINUX_SRC must be a Linux 6.12.y tree (VERSION and PATCHLEVEL in its
+# Makefile, Kconfig, mm/); it is checked before anything is written.  When
+# the source changed, build/linux (made from the old one) is deleted, but
+# only when it holds no work that is not in patches/ (the check of make
+# tree); FORCE=1 deletes it with that work, and says so.
 # What it needs: root for apt-get, tar, xz, git.  Writes build/src,
 # build/src.version and build/source.log.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-stage source "$BUILD/source.log"
+STAGE=source
+want_bool FORCE
+want_linux_src
 
 DEB_TARBALL=${DEB_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 APT_GET=${APT_GET:-apt-get}   # tests point these two at missing files
 DEB_PKG=linux-source-6.12
 
 if [ -n "${LINUX_SRC:-}" ]; then
-	[ -f "$LINUX_SRC/Makefile" ] || die "LINUX_SRC=$LINUX_SRC is not a kernel source tree (no Makefile)"
 	LINUX_SRC=$(cd "$LINUX_SRC" && pwd)
 	if git -C "$LINUX_SRC" rev-parse --verify -q HEAD >/dev/null 2>&1 &&
 	   [ "$(git -C "$LINUX_SRC" rev-parse --show-toplevel)" = "$LINUX_SRC" ]; then
@@ -30,6 +36,7 @@ if [ -n "${LINUX_SRC:-}" ]; then
 	ver=$(kernel_version "$LINUX_SRC")
 else
 	if [ ! -f "$DEB_TARBALL" ]; then
+		stage source "$BUILD/source.log"
 		command -v "$APT_GET" >/dev/null 2>&1 ||
 			die "apt-get is not available to install $DEB_PKG; install it by hand or set LINUX_SRC=/path/to/linux-6.12.y"
 		say "installing $DEB_PKG with apt-get"
@@ -49,17 +56,21 @@ if [ -d "$SRC_DIR/.git" ] && [ "$(cat "$BUILD/src.origin" 2>/dev/null)" = "$orig
 	exit 0
 fi
 
-if [ -n "$ver" ]; then
-	case "$ver" in
-	6.12.*) ;;
-	*) die "LINUX_SRC is Linux $ver; the series is for Linux 6.12.y" ;;
-	esac
-fi
-
+# build/linux was made from the old source: it goes, but not with work
+# that is not in patches/ (unless FORCE=1, which says what it deletes)
 if [ -d "$TREE" ]; then
-	[ "${FORCE:-0}" = 1 ] ||
-		die "the source changed ($origin), but $TREE was made from the old one; run 'make export', then FORCE=1 make source"
-	say "removing $TREE (made from the old source)"
+	unexported_work
+	if [ -n "$UNEXPORTED" ] && [ "${FORCE:-0}" != 1 ]; then
+		die "the source changed ($origin), and $TREE, made from the old one, holds work that is not in patches/: $UNEXPORTED. Run 'make export' first; 'FORCE=1 make source' deletes that work with $TREE"
+	fi
+fi
+[ "$STAGE_LOG" = "$BUILD/source.log" ] || stage source "$BUILD/source.log"
+if [ -d "$TREE" ]; then
+	if [ -n "$UNEXPORTED" ]; then
+		say "FORCE=1: deleting $TREE and the work in it that is not in patches/ ($UNEXPORTED)"
+	else
+		say "removing $TREE (made from the old source; all its commits are in patches/)"
+	fi
 	rm -rf "$TREE"
 fi
 

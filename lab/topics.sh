@@ -31,7 +31,7 @@
 # needs TREE.  Writes build/topics/ (a scratch clone of the baseline).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-stage topics "$BUILD/topics.log"
+STAGE=topics
 
 checks=("$@")
 [ ${#checks[@]} -gt 0 ] || checks=(apply kerneldoc maintainers placeholders)
@@ -42,6 +42,7 @@ for c in "${checks[@]}"; do
 	*) die "unknown check '$c' (apply, mbox=DIR, kerneldoc, maintainers, placeholders)" ;;
 	esac
 done
+stage topics "$BUILD/topics.log"
 read_topics
 PATCHES=$(cd "$PATCHES" && pwd)
 ver=$(cat "$BUILD/src.version" 2>/dev/null || echo "?")

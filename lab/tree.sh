@@ -12,11 +12,15 @@
 # so incremental builds stay incremental).  A patch that does not apply
 # stops the stage with the patch file, the kernel version and the failing
 # hunk.  It refuses to reset a build/linux that holds uncommitted edits or
-# commits that were never exported (FORCE=1 overrides the latter).
+# commits that were never exported (FORCE=1 overrides the latter; the check
+# is lab/common.sh's unexported_work, which make source and make clean use
+# too).
 # What it needs: git, build/src from lab/source.sh.  Writes build/linux and
 # build/tree.log; never touches patches/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
+STAGE=tree
+want_bool FORCE
 stage tree "$BUILD/tree.log"
 
 [ -d "$SRC_DIR/.git" ] || die "no kernel source in $SRC_DIR; run 'make source' first"
@@ -40,38 +44,16 @@ if [ -d "$TREE/.git" ]; then
 		die "$TREE has uncommitted changes; commit them and run 'make export' first"
 	git -C "$TREE" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" >> "$STAGE_LOG" 2>&1 ||
 		die "could not fetch the baseline from $SRC_DIR"
-	if [ "${FORCE:-0}" != 1 ] &&
-	   git -C "$TREE" merge-base --is-ancestor "$BASE_TAG" HEAD 2>/dev/null; then
-		[ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
-		[ -n "$(git -C "$TREE" notes --ref="$NOTES_REF" list 2>/dev/null)" ] ||
-			die "$TREE has no topic notes (made before patches/ had topics); export its work by hand, or FORCE=1 make tree to drop it"
-		chk=$(mktemp -d)
-		"$LAB_DIR/export.sh" "$chk" >> "$STAGE_LOG" 2>&1 || true
-		for p in series "${series[@]}"; do
-			if ! cmp -s "$chk/$p" "$PATCHES/$p"; then
-				[ "$p" = series ] || {
-					rm -rf "$chk"
-					die "$TREE has commits that differ from patches/$p; run 'make export' (or FORCE=1 make tree to drop them)"
-				}
-			fi
-		done
-		same=1
-		for t in "${TOPICS[@]}"; do
-			cmp -s <(series_lines "$chk/$t/series" 2>/dev/null) <(series_lines "$PATCHES/$t/series") || same=0
-		done
-		cmp -s <(series_lines "$chk/series" 2>/dev/null) <(series_lines "$PATCHES/series") || same=0
-		if [ "$same" = 1 ]; then
+	if [ "${FORCE:-0}" != 1 ]; then
+		unexported_work
+		[ -z "$UNEXPORTED" ] ||
+			die "$UNEXPORTED; run 'make export' first (or FORCE=1 make tree to drop that work)"
+		if [ "$TREE_IS_PATCHES" = 1 ]; then
 			# Already the baseline plus exactly these patches: leave the
 			# files (and their mtimes, which incremental builds use) alone.
-			rm -rf "$chk"
 			say "$TREE already is Linux $ver + the ${#series[@]} patch(es) of patches/ (${TOPICS[*]}); nothing to do"
 			exit 0
 		fi
-		if [ "${#series[@]}" -lt "$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" ]; then
-			rm -rf "$chk"
-			die "$TREE has more commits than patches/; run 'make export' (or FORCE=1 make tree to drop them)"
-		fi
-		rm -rf "$chk"
 	fi
 	say "resetting $TREE to $BASE_TAG (Linux $ver)"
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true

@@ -20,18 +20,20 @@ check "source: fails without the package and without apt-get" test $? -ne 0
 check "source: error names apt and the package" has "$tmp/out" '^ERROR: stage source: apt-get is not available to install linux-source-6.12.*\(log: .*/source.log\)$'
 
 # wrong source version
-mkdir -p "$tmp/linux-6.6"
+mkdir -p "$tmp/linux-6.6/mm"
 printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 30\n' > "$tmp/linux-6.6/Makefile"
+: > "$tmp/linux-6.6/Kconfig"
 LINUX_SRC=$tmp/linux-6.6 BUILD=$tmp/b3 "$TOP/lab/source.sh" > "$tmp/out" 2>&1
 check "source: a 6.6 tree is refused" test $? -ne 0
-check "source: error names the version" has "$tmp/out" '^ERROR: stage source: LINUX_SRC is Linux 6\.6\.30; the series is for Linux 6\.12\.y \(log: '
+check "source: error names the version" has "$tmp/out" '^ERROR: stage source: LINUX_SRC is Linux 6\.6\.30; the series is for Linux 6\.12\.y$'
 check "source: nothing was created" test ! -e "$tmp/b3/src"
 
 # a build error (a fake tree whose build fails like a compiler error)
-mkdir -p "$tmp/ksrc/scripts/kconfig"
+mkdir -p "$tmp/ksrc/scripts/kconfig" "$tmp/ksrc/mm"
+: > "$tmp/ksrc/Kconfig"
 printf '#!/bin/sh\nexit 0\n' > "$tmp/ksrc/scripts/kconfig/merge_config.sh"
 chmod +x "$tmp/ksrc/scripts/kconfig/merge_config.sh"
-printf 'bzImage modules:\n\t@echo "mm/memory.c:1:1: error: expected something"; exit 1\n' > "$tmp/ksrc/Makefile"
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 117\nbzImage modules:\n\t@echo "mm/memory.c:1:1: error: expected something"; exit 1\n' > "$tmp/ksrc/Makefile"
 KSRC=$tmp/ksrc BUILD=$tmp/b4 "$TOP/lab/build.sh" vm > "$tmp/out" 2>&1
 check "build: a compile error fails the stage" test $? -ne 0
 check "build: error line names the stage and the build log" has "$tmp/out" '^ERROR: stage build vm: kernel: bzImage \+ modules, -j[0-9]+ failed \(log: .*/b4/vm/build.log\)$'
@@ -54,15 +56,18 @@ check "boot: QEMU is gone" bash -c "! pgrep -f -- '$tmp/hang.lo[g]' >/dev/null"
 # ab: a vCPU count that does not split over the two NUMA nodes
 VCPUS=3 BUILD=$tmp/b10 "$TOP/lab/ab.sh" "$tmp/bzImage" "$tmp/bzImage" > "$tmp/out" 2>&1
 check "ab: VCPUS=3 is refused" test $? -ne 0
-check "ab: the error names the rule" has "$tmp/out" "^ERROR: stage lab: VCPUS must be 1 or even \(2 NUMA nodes\), not '3'$"
+check "ab: the error names the rule" has "$tmp/out" "^ERROR: stage ab: VCPUS must be 1 or even \(2 NUMA nodes\), not '3'$"
+check "ab: no results folder was made" test ! -e "$tmp/b10"
 
 # bisect: a patch range outside the series, a missing config fragment
 if [ -d "$TOP/build/linux/.git" ]; then
 	BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 0 > "$tmp/out" 2>&1
 	check "bisect: patch 0 is refused" test $? -ne 0
-	check "bisect: error gives the usage and the range" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+ \(log: '
+	check "bisect: error gives the usage and the range" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST'
+	BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 1 9999 > "$tmp/out" 2>&1
+	check "bisect: a patch past the series is refused" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+$'
 	CONFIGS="vm nosuch" BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 1 1 > "$tmp/out" 2>&1
-	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: no configs/nosuch.config \(log: '
+	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: CONFIGS=vm nosuch: no configs/nosuch.config '
 	check "bisect: nothing was checked out" test ! -e "$tmp/b9/bisect/tree"
 fi
 done_testing

@@ -11,7 +11,7 @@ BENCH=nonsense "$TOP/lab/bench.sh" > "$tmp/o1" 2>&1
 check "BENCH=unknown: exit 1" test $? -eq 1
 check "BENCH=unknown: names the known workloads" has "$tmp/o1" "unknown workload 'nonsense' \(known: page_fault1"
 RUNS=0 "$TOP/lab/bench.sh" > "$tmp/o2" 2>&1
-check "RUNS=0 is refused" has "$tmp/o2" "RUNS must be a positive number, not '0'"
+check "RUNS=0 is refused" has "$tmp/o2" "RUNS must be a whole number from 1 to 100, not '0'"
 CONFIG=nope "$TOP/lab/bench.sh" > "$tmp/o3" 2>&1
 check "CONFIG=unknown is refused" has "$tmp/o3" 'CONFIG=nope: no configs/nope.config'
 

@@ -47,8 +47,10 @@ fi
 "$cmp" report "$tmp/results.json" "$tmp/results.json" > "$tmp/again.out" 2>&1
 check "report A B from saved results: same tables" \
 	diff <(sed -n '/^page_fault3/,$p' "$out" | grep -v '^# plot') <(sed -n '/^page_fault3/,$p' "$tmp/again.out")
-(cd "$TOP" && make -s compare A="$tmp" B="$tmp") > "$tmp/make.out" 2>&1
+(cd "$TOP" && BUILD=$tmp/build make -s compare A="$tmp" B="$tmp") > "$tmp/make.out" 2>&1
 check "make compare A=dir B=dir prints the table" has "$tmp/make.out" 'will-it-scale\.2\.threads$'
+check "... and writes it to its own folder, not into the results" \
+	test -s "$(ls -d "$tmp"/build/compare/*/ | head -n1)compare.txt" -a ! -e "$tmp/compare.txt"
 "$cmp" sweep "$tmp" --side base --keys 'hackbench.throughput' > "$tmp/sweep.out" 2>&1
 check "sweep: one row per key, one column per point (means)" \
 	has "$tmp/sweep.out" '^hackbench\.throughput 5067 4000$'
