@@ -38,10 +38,10 @@ MAIL_FROM="A Poster <poster@example.org>" V=0 MAIL_OUT=$tmp/out "$TOP/lab/mail.s
 check "V=0 is refused" has "$tmp/o" '^ERROR: stage mail: V=0: the version must be a number from 1 to 99'
 MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "an unknown TOPIC is refused" has "$tmp/o" '^ERROR: stage mail: TOPIC=nope is not a topic; the topics are: '
-MAIL_FROM="A Poster <poster@example.org>" TOPIC=slub V=2 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
-check "V=2 without its changes in the cover metadata is refused" \
-	has "$tmp/o" "^ERROR: stage mail: patches/slub/cover has no '## Changes in v2'"
-check "... and nothing is written" test ! -e "$tmp/out/slub/v2"
+MAIL_FROM="A Poster <poster@example.org>" TOPIC=slub V=3 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "V=3 without its changes in the cover metadata is refused" \
+	has "$tmp/o" "^ERROR: stage mail: patches/slub/cover has no '## Changes in v3'"
+check "... and nothing is written" test ! -e "$tmp/out/slub/v3"
 MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "a bad PREFIX is refused" has "$tmp/o" "^ERROR: stage mail: PREFIX='PATCH\]': a subject prefix is"
 MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
