@@ -17,6 +17,9 @@
 #                               linux-mm posting per topic in build/mail/
 #                               (cover letter, To/Cc, mbox, send-email dry
 #                               run); sends nothing
+#   make kunit [SUITE=name]     the series' KUnit suites through kunit.py
+#                               and their .kunitconfig files (lab/kunit.sh):
+#                               ptlock, slub_test, vmalloc, memcg_stock
 #   make docs                   htmldocs of the touched Documentation dirs,
 #                               base vs head: no new warning (lab/docs.sh)
 #   make clean [FORCE=1]        delete build/; refused while build/linux has
@@ -28,7 +31,7 @@ CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 BUILD ?= build
 
-.PHONY: all run check deps source tree export build test bench compare bisect topics mail docs help clean
+.PHONY: all run check deps source tree export build test bench compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -87,6 +90,12 @@ mail:
 	lab/source.sh
 	lab/tree.sh
 	lab/mail.sh
+
+kunit:
+	SUITE=$(SUITE) lab/kunit.sh --check
+	lab/source.sh
+	lab/tree.sh
+	SUITE=$(SUITE) lab/kunit.sh
 
 docs:
 	lab/docs.sh --check
