@@ -46,6 +46,18 @@ EXPECTED_REPORTS = [
      re.compile(r'\[test_vmalloc\]'),
      "test_vmalloc's align_shift_alloc_test asks for alignments that cannot be met"),
 ]
+# Cases of upstream selftests that fail on unpatched 6.12.117 in this lab
+# too.  A failure of one is not counted as failed: it is listed as an
+# "upstream failure" with the reason and the values the test printed (the
+# lines matching the pattern).  A pass counts as a pass.
+UPSTREAM_FAILURES = {
+    ('kmem', 'test_percpu_basic'): (
+        re.compile(r'^(memory\.current|percpu) -?\d+$'),
+        "fails on 6.12.117 here too: it wants memory.current - percpu below "
+        "64 pages per CPU, but the 1000 child memcgs it creates also charge "
+        "their memcg_vmstats and per-node stats to slab (about 8 MiB here, "
+        "KASAN-sized); a fix counting slab was posted upstream in 2026"),
+}
 MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
                   r'(?::? ?(.*))?$')
 SKIP_RE = re.compile(r'^\s*(?:ok|not ok) \d+ (?:- )?(.*?) # SKIP ?(.*)$')
@@ -109,6 +121,7 @@ class Suite:
         self.skipped = 0
         self.failures = []
         self.skips = []
+        self.upstream = []  # (case, reason, values printed)
 
     def add(self, status, case):
         if status == 'PASS':
@@ -383,12 +396,17 @@ def run():
         cases = list(walk_cases(tree)) if tree else []
         reasons = skip_reasons(body)
         for case, status in cases:
+            known = UPSTREAM_FAILURES.get((name, case))
+            if status == 'FAIL' and known:
+                values = [l.strip() for l in body if known[0].match(l.strip())]
+                s.upstream.append((case, known[1], values))
+                continue
             s.add(status, case)
             if status == 'SKIP':
                 s.skips.append((case, reasons.get(case, '')))
         if not cases:
             s.add('FAIL', '(no TAP results, exit status %s)' % rc)
-        elif rc not in (0, 4) and not s.failed:
+        elif rc not in (0, 4) and not s.failed and not s.upstream:
             s.add('FAIL', '(exit status %s with no failed case)' % rc)
 
     for e in errors:
@@ -413,6 +431,10 @@ def run():
     for s in suites:
         for case in s.failures:
             rows.append('  FAILED  %s: %s' % (s.name, case))
+    for s in suites:
+        for case, why, values in s.upstream:
+            rows.append('  upstream failure %s: %s: %s; the test printed: %s'
+                        % (s.name, case, why, ', '.join(values) or 'nothing'))
     for reason, count in sorted(expected.items()):
         rows.append('  expected kernel report x%d: %s' % (count, reason))
     for p in problems:

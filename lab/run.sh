@@ -160,7 +160,7 @@ report_rc=0
 STAGE=report
 echo "== results: $RUN_DIR =="
 "$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
-	--expect kunit,mm,memcontrol,memcg-stock > "$RUN_DIR/report.txt" || report_rc=$?
+	--expect kunit,mm,memcontrol,memcg-stock,kmem > "$RUN_DIR/report.txt" || report_rc=$?
 sed '$d' "$RUN_DIR/report.txt"
 read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
 if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
