@@ -12,6 +12,7 @@
 #          reverse, make mail's mbox round trip, kernel-doc, placeholders).
 # Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
+# ACCEL_PROBE (1: run the accelerator probe again, see lab/boot.sh),
 # LINUX_SRC (use your own 6.12.y tree), SLAB_DEBUG_BOOT (1: a second boot
 # with slab_debug=FZPU runs the slub selftest; 0: skip it).  All of them are
 # checked before the first stage (VMTESTS against the tree's run_vmtests.sh
