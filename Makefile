@@ -5,6 +5,10 @@
 #   make run | check            whole loop (see README.md)
 #   make deps | source | tree | export
 #   make build CONFIGS="vm debug"   one kernel under build/<configs joined by ->
+#   make shell [CONFIGS="vm debug mmscale"] [APPEND="slab_free_lock_first=off"]
+#                               a shell in that built kernel under QEMU, on
+#                               this terminal (default: make check's kernel;
+#                               Ctrl-a x quits; lab/shell.sh)
 #   make test                   the lab's own tests only (prove tests/)
 #   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
 #                               A/B benchmark, LKP tables (lab/bench.sh)
@@ -31,7 +35,7 @@ CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 BUILD ?= build
 
-.PHONY: all run check deps source tree export build test bench compare bisect topics mail kunit docs help clean
+.PHONY: all run check deps source tree export build shell test bench compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -59,6 +63,10 @@ export:
 
 build:
 	lab/build.sh $(CONFIGS)
+
+# make shell boots make check's kernel unless CONFIGS is given
+shell:
+	lab/shell.sh $(if $(filter file,$(origin CONFIGS)),,$(CONFIGS))
 
 test:
 	prove -v tests/*.t

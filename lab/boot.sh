@@ -14,23 +14,36 @@
 #   -s MIB    ext4 scratch disk (virtio-blk, /dev/vda; default 2048, 0: none)
 #   -w MIB    swap disk (virtio-blk, /dev/vdb; default 0: none)
 #   -a ARGS   extra kernel command line arguments
+#   -i        interactive: the console is this terminal (QEMU -serial
+#             mon:stdio: what is typed goes to the guest, Ctrl-a x quits
+#             QEMU, Ctrl-a h lists the other keys); the whole console is
+#             also written to CONSOLE_LOG.  The guest need not power off.
 #   VAR=VALUE after -- are put on the command line; the kernel hands them
 #   to the guest's init as environment variables.
 #   ACCEL=auto|kvm|tcg (env): auto probes KVM with a short boot and uses it
 #   only if that boot reaches userspace, otherwise single-threaded TCG
-#   (multi-threaded TCG oopsed 4 of 99 boots of plain 6.12 here).
+#   (multi-threaded TCG oopsed 4 of 99 boots of plain 6.12 here).  The
+#   probe's verdict is kept per host and kernel image, in
+#   build/accel/<host name>-<start of the image's sha256>, and later boots
+#   of that image on that host use it without probing (a hanging KVM costs
+#   the 30 s of the probe once, not on every boot).  ACCEL_PROBE=1 (env)
+#   probes again and keeps the new verdict; so does deleting the file.
+#   KVM_DEV (env, default /dev/kvm) is the device whose write access means
+#   "KVM may work" (the lab's tests fake it).
 # What it does: the guest's root is the host's / over virtio-9p, read only,
 # and its init is lab/guest-init.sh.  Lines starting "mmscale:" are shown as
 # progress; the whole console goes to the log.  Exits non-zero, naming the
-# log, when QEMU fails, the timeout expires or the guest never powers off.
+# log, when QEMU fails, the timeout expires or the guest never powers off
+# (with -i: when the guest panicked).
 # Every option and ACCEL is checked before any file is touched: a bad one
 # ends it with one line and leaves an existing CONSOLE_LOG as it was.
-# What it needs: qemu-system-x86 (Debian).  Writes CONSOLE_LOG.
+# What it needs: qemu-system-x86 (Debian), coreutils.  Writes CONSOLE_LOG,
+# and build/accel/ (the KVM probe's verdicts).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0
-while getopts "k:l:M:p:t:c:m:n:a:s:w:" opt; do
+kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0 interactive=0
+while getopts "k:l:M:p:t:c:m:n:a:s:w:i" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -43,6 +56,7 @@ while getopts "k:l:M:p:t:c:m:n:a:s:w:" opt; do
 	a) extra=$OPTARG ;;
 	s) scratch=$OPTARG ;;
 	w) swap=$OPTARG ;;
+	i) interactive=1 ;;
 	*) echo "usage: see the header of $0" >&2; exit 2 ;;
 	esac
 done
@@ -61,6 +75,7 @@ want_opt -m "$mem" 256 1048576 "MiB"
 want_opt -s "$scratch" 0 1048576 "MiB"
 want_opt -w "$swap" 0 1048576 "MiB"
 want_choice ACCEL auto kvm tcg
+want_bool ACCEL_PROBE
 [ $((cpus % nodes)) = 0 ] || die "vCPUs must be a multiple of the NUMA nodes ($cpus vCPUs, $nodes nodes)"
 [ "$swap" = 0 ] || [ "$scratch" -gt 0 ] || die "-w (swap) needs the scratch disk (-s > 0)"
 [ -f "$kernel" ] || die "kernel image $kernel does not exist"
@@ -70,10 +85,11 @@ want_choice ACCEL auto kvm tcg
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (lab/deps.sh installs it)"
 stage boot "$log"
 
-# QEMU arguments shared by the probe and the real boot
+# qemu_args ACCEL SERIAL: QEMU arguments shared by the probe and the real
+# boot; SERIAL is the serial port's backend (stdio, or mon:stdio with -i)
 qemu_args() {
 	local accel=$1 i per_mem first last
-	printf '%s\n' -nodefaults -no-reboot -display none -monitor none -serial stdio
+	printf '%s\n' -nodefaults -no-reboot -display none -monitor none -serial "$2"
 	case $accel in
 	kvm) printf '%s\n' -accel kvm ;;
 	*) printf '%s\n' -accel tcg,thread=single ;;
@@ -106,13 +122,29 @@ cmdline+=" init=$LAB_DIR/guest-init.sh panic=-1 log_buf_len=8M"
 # boot_once ACCEL TIMEOUT CMDLINE LOG: one QEMU run, console to LOG
 boot_once() {
 	local accel=$1 t=$2 cl=$3 out=$4 args
-	mapfile -t args < <(qemu_args "$accel")
+	mapfile -t args < <(qemu_args "$accel" stdio)
 	echo "# qemu-system-x86_64 ${args[*]} -append \"$cl\"" > "$out"
 	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -append "$cl" < /dev/null 2>&1 |
 		sed -u 's/\r$//' | tee -a "$out" |
 		{ grep --line-buffered '^mmscale:' || true; } |
 		while IFS= read -r line; do say "$line"; done
 	return "${PIPESTATUS[0]}"
+}
+
+# boot_console ACCEL TIMEOUT CMDLINE LOG: one QEMU run whose console is
+# this terminal (-i), copied to LOG.  timeout stays in the foreground
+# process group, so that QEMU may read the terminal; the terminal's
+# settings, which QEMU changes, are put back even when QEMU is killed.
+boot_console() {
+	local accel=$1 t=$2 cl=$3 out=$4 args tty_was= rc
+	mapfile -t args < <(qemu_args "$accel" mon:stdio)
+	echo "# qemu-system-x86_64 ${args[*]} -append \"$cl\"" > "$out"
+	[ ! -t 0 ] || tty_was=$(stty -g)
+	timeout --foreground -k 10 "$t" qemu-system-x86_64 "${args[@]}" -append "$cl" 2>&1 | tee -a "$out"
+	rc=${PIPESTATUS[0]}
+	[ -z "$tty_was" ] || stty "$tty_was"
+	sed -i 's/\r$//' "$out"
+	return "$rc"
 }
 
 # fresh sparse disks for every boot (the swap disk needs the scratch disk)
@@ -127,16 +159,36 @@ if [ "$scratch" -gt 0 ]; then
 fi
 trap 'rm -f "$log.scratch.img" "$log.swap.img"' EXIT
 
+# probe_kvm: "kvm" when a short KVM boot of the kernel reaches userspace
+# (its init powers off at once: no plan), else "tcg"
+probe_kvm() {
+	local probe_log=$log.kvm-probe
+	if STAGE="boot kvm-probe" boot_once kvm 30 "$cmdline" "$probe_log" >/dev/null 2>&1 &&
+	   grep -q '^mmscale: poweroff' "$probe_log"; then
+		say "KVM probe: reached userspace, using KVM"
+		echo kvm
+	else
+		say "KVM probe: did not reach userspace within 30 s ($probe_log), using TCG"
+		echo tcg
+	fi
+}
+
 accel=${ACCEL:-auto}
 if [ "$accel" = auto ]; then
 	accel=tcg
-	if [ -w /dev/kvm ]; then
-		probe_log=$log.kvm-probe
-		if STAGE="boot kvm-probe" boot_once kvm 30 "$cmdline" "$probe_log" >/dev/null 2>&1 &&
-		   grep -q '^mmscale: poweroff' "$probe_log"; then
-			accel=kvm
+	if [ -w "${KVM_DEV:-/dev/kvm}" ]; then
+		# the verdict of this host and kernel image, when it was probed
+		verdict=$BUILD/accel/$(uname -n | tr -c 'A-Za-z0-9._\n-' _)-$(sha256sum < "$kernel" | cut -c1-16)
+		kept=
+		[ "${ACCEL_PROBE:-0}" = 1 ] || read -r kept _ 2>/dev/null < "$verdict" || true
+		if [[ $kept =~ ^(kvm|tcg)$ ]]; then
+			accel=$kept
+			say "KVM probe: skipped, $accel as probed before on this host for this kernel ($verdict; ACCEL_PROBE=1 probes again)"
+		else
+			accel=$(probe_kvm)
+			mkdir -p "$(dirname "$verdict")"
+			echo "$accel probed $(date -u +%Y-%m-%dT%H:%M:%SZ) for $kernel, log $log.kvm-probe" > "$verdict"
 		fi
-		say "KVM probe: $([ $accel = kvm ] && echo 'reached userspace, using KVM' || echo "did not reach userspace within 30 s ($probe_log), using TCG")"
 	fi
 fi
 
@@ -146,12 +198,23 @@ for kv in "$@"; do full+=" $kv"; done
 
 say "booting $(basename "$kernel") ($accel, $cpus vCPUs, $nodes NUMA nodes, ${mem} MiB, timeout ${timeout_s}s)"
 rc=0
-boot_once "$accel" "$timeout_s" "$full" "$log" || rc=$?
+if [ "$interactive" = 1 ]; then
+	say "the console is this terminal: Ctrl-a x quits QEMU"
+	boot_console "$accel" "$timeout_s" "$full" "$log" || rc=$?
+else
+	boot_once "$accel" "$timeout_s" "$full" "$log" || rc=$?
+fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	tail -n 5 "$log" >&2
 	die "guest did not finish within ${timeout_s}s (hang?); QEMU was killed"
 fi
 [ "$rc" = 0 ] || die "qemu-system-x86_64 exited with status $rc"
+if [ "$interactive" = 1 ]; then
+	# the console was on the screen; only a panic is news
+	! grep -q 'Kernel panic' "$log" || die "the guest panicked"
+	say "QEMU exited$(grep -q '^mmscale: poweroff' "$log" && echo ': guest powered off')"
+	exit 0
+fi
 if ! grep -q '^mmscale: poweroff' "$log"; then
 	grep -m1 -B2 -A8 -E 'Kernel panic|BUG:|Oops' "$log" >&2 || tail -n 8 "$log" >&2
 	die "guest stopped before powering off (panic or reboot?)"

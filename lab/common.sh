@@ -202,11 +202,12 @@ want_vcpus() {
 	[ "$v" = 1 ] || [ $((v % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$v'"
 }
 
-# want_boot_settings: BOOT_TIMEOUT (seconds) and ACCEL, for every target
-# that boots a kernel.
+# want_boot_settings: BOOT_TIMEOUT (seconds), ACCEL and ACCEL_PROBE, for
+# every target that boots a kernel.
 want_boot_settings() {
 	want_number BOOT_TIMEOUT 1 86400
 	want_choice ACCEL auto kvm tcg
+	want_bool ACCEL_PROBE
 }
 
 # The benchmark items of bench/workloads.sh, and the bounds they are

@@ -12,7 +12,8 @@
 # and printed between "mmscale: output NAME" and "mmscale: end NAME rc=N"
 # with the console quiet, so kernel messages do not break its TAP; while it
 # runs, its "ok"/"not ok" lines are echoed as progress.  At the end the whole
-# kernel log is printed between "mmscale: dmesg begin/end".
+# kernel log is printed between "mmscale: dmesg begin/end", unless the plan
+# set dump_dmesg=0 (lab/guest-shell.sh: the log was there to read).
 # What it needs: bash, coreutils, util-linux (mount, dmesg), busybox-static
 # (poweroff -f) on the host root.  Writes only to tmpfs and the console.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -87,10 +88,12 @@ if [ -n "${MMSCALE_PLAN:-}" ]; then
 	fi
 fi
 
-dmesg -n 1
-echo "mmscale: dmesg begin"
-dmesg --color=never
-echo "mmscale: dmesg end"
+if [ "${dump_dmesg:-1}" = 1 ]; then
+	dmesg -n 1
+	echo "mmscale: dmesg begin"
+	dmesg --color=never
+	echo "mmscale: dmesg end"
+fi
 echo "mmscale: poweroff"
 sync
 /bin/busybox poweroff -f

@@ -364,4 +364,4 @@ PY
 	[ -z "$no_report" ] || say "WARNING: $t: $no_report; the cover letter says the posting is untested (run 'make check', then 'make mail' again)"
 	say "$t: wrote $out ($((${#pfiles[@]} + 1)) mails, To: $(wc -l <<< "$uto") maintainer(s), Cc: $(grep -c . <<< "$ucc" || true))"
 done
-say "nothing was sent; read each send-email-dry-run.txt, then run its send.sh (README: Posting to linux-mm)"
+say "nothing was sent; read each send-email-dry-run.txt, then run its send.sh (docs/posting.md)"

@@ -12,6 +12,7 @@
 #          reverse, make mail's mbox round trip, kernel-doc, placeholders).
 # Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
+# ACCEL_PROBE (1: run the accelerator probe again, see lab/boot.sh),
 # LINUX_SRC (use your own 6.12.y tree), SLAB_DEBUG_BOOT (1: a second boot
 # with slab_debug=FZPU runs the slub selftest; 0: skip it).  All of them are
 # checked before the first stage (VMTESTS against the tree's run_vmtests.sh
@@ -157,21 +158,26 @@ if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
 fi
 
 report_rc=0
-STAGE=report
-echo "== results: $RUN_DIR =="
-"$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
-	--expect kunit,mm,memcontrol,memcg-stock,kmem > "$RUN_DIR/report.txt" || report_rc=$?
-sed '$d' "$RUN_DIR/report.txt"
-read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
-if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
-	echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
-	"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
-		--out "$RUN_DIR/slab-debug" --expect mm-slab-debug > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
-	sed '$d' "$RUN_DIR/slab-debug/report.txt"
-	read -r p2 _ f2 _ s2 _ < <(tail -n1 "$RUN_DIR/slab-debug/report.txt" | tr -d ,)
-	k_pass=$((k_pass + p2)) k_fail=$((k_fail + f2)) k_skip=$((k_skip + s2))
-fi
-times+=("$(printf '%-28s %5ds' report 0)")
+# report: the per-suite tables.  A failed suite is counted (report_rc),
+# not fatal: the topics still run, so report() returns 0.
+report() {
+	STAGE=report
+	echo "== results: $RUN_DIR =="
+	"$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
+		--expect kunit,mm,memcontrol,memcg-stock,kmem > "$RUN_DIR/report.txt" || report_rc=$?
+	sed '$d' "$RUN_DIR/report.txt"
+	read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
+	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
+		echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
+		"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
+			--out "$RUN_DIR/slab-debug" --expect mm-slab-debug > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
+		sed '$d' "$RUN_DIR/slab-debug/report.txt"
+		read -r p2 _ f2 _ s2 _ < <(tail -n1 "$RUN_DIR/slab-debug/report.txt" | tr -d ,)
+		k_pass=$((k_pass + p2)) k_fail=$((k_fail + f2)) k_skip=$((k_skip + s2))
+	fi
+	return 0
+}
+timed report report
 if [ "$mode" = check ]; then
 	# The topics as postings: each applies alone, forward == reverse ==
 	# build/linux, no new kernel-doc warning, MAINTAINERS covers the new

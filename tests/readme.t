@@ -1,45 +1,52 @@
 #!/usr/bin/env bash
-# tests/readme.t - README.md agrees with the scripts (issue 18, kind 7): the
-# knob table's defaults are lab/run.sh's and lab/boot.sh's, every knob
-# lab/run.sh takes is in the table, the paths of the kernel make check
-# builds are the ones lab/build.sh writes, the real-hardware section builds
-# that same kernel, every make target is documented, and "make help" prints
-# the Makefile's comment block only.
-# Needs: bash, make, grep, sed.  Under a second.
+# tests/readme.t - README.md and docs/ agree with the scripts (issue 18, kind
+# 7; issue 17 moved the reference into docs/): the knob table's defaults are
+# lab/run.sh's, lab/boot.sh's and lab/shell.sh's, every knob lab/run.sh
+# takes is in the table, the paths of the kernel make check builds are the
+# ones lab/build.sh writes, docs/real-hardware.md builds that same kernel,
+# every make target is in README.md and in make help, "make help" prints the
+# Makefile's comment block only, README.md's first screen holds the two
+# commands with their measured times, and every page of docs/ is linked from
+# README.md.
+# Needs: bash, make, grep, sed, awk.  Under a second.
 source "$(dirname "$0")/tap.sh"
 readme=$TOP/README.md
 run=$TOP/lab/run.sh
+# the knob table, the stages and the rest of the reference, wherever in
+# README.md or docs/ they are
+docs=$(mktemp)
+trap 'rm -f "$docs"' EXIT
+cat "$readme" "$TOP"/docs/*.md > "$docs"
 
-# script_default VAR FILE: the default of ${VAR:-default} in FILE
-script_default() {
-	sed -n "s/^.*\${$1:-\\([^}]*\\)}.*$/\\1/p" "$2" | head -n1
-}
 # readme_default VAR: the default column of VAR's row in the knob table
 readme_default() {
 	awk -F'|' -v v="\`$1\`" '$2 ~ "^ *" v " *$" || $2 ~ "^ *`" substr(v, 2, length(v) - 2) "=" {
-		gsub(/^ +| +$/, "", $4); gsub(/`/, "", $4); print $4; exit }' "$readme"
+		gsub(/^ +| +$/, "", $4); gsub(/`/, "", $4); print $4; exit }' "$docs"
 }
 # same WHAT A B: A equals B (shows both if not)
 same() {
 	[ "$2" = "$3" ] && return 0
-	echo "# $1: README says '$2', the script '$3'" >&2
+	echo "# $1: README.md or docs/ say '$2', the script '$3'" >&2
 	return 1
 }
 
 for v in VMTESTS RUN_CONFIGS BOOT_TIMEOUT SLAB_DEBUG_BOOT; do
-	check "README's $v default is lab/run.sh's" same "$v" "$(readme_default "$v")" "$(script_default "$v" "$run")"
+	check "the knob table's $v default is lab/run.sh's" same "$v" "$(readme_default "$v")" "$(script_default "$v" "$run")"
 done
-check "README's ACCEL default is lab/boot.sh's" same ACCEL "$(readme_default ACCEL)" "$(sed -n 's/^accel=\${ACCEL:-\([a-z]*\)}$/\1/p' "$TOP/lab/boot.sh")"
+check "the knob table's ACCEL default is lab/boot.sh's" same ACCEL "$(readme_default ACCEL)" "$(sed -n 's/^accel=\${ACCEL:-\([a-z]*\)}$/\1/p' "$TOP/lab/boot.sh")"
+check "the knob table's ACCEL_PROBE default is lab/boot.sh's" same ACCEL_PROBE "$(readme_default ACCEL_PROBE)" "$(script_default ACCEL_PROBE "$TOP/lab/boot.sh")"
+check "make shell's BOOT_TIMEOUT default in docs/ is lab/shell.sh's" \
+	grep -q "\`BOOT_TIMEOUT\` (default $(script_default BOOT_TIMEOUT "$TOP/lab/shell.sh") s)" "$TOP/docs/lab-internals.md"
 knobs=$(sed -n '/^# Environment:/,/^# What it does/p' "$run" | grep -o '\b[A-Z][A-Z_]*[A-Z]\b' | sort -u | grep -vx 'FZPU')
 for v in $knobs; do
-	check "lab/run.sh's knob $v is in README's knob table" grep -q "^| \`$v[=\`]" "$readme"
+	check "lab/run.sh's knob $v is in the knob table" grep -q "^| \`$v[=\`]" "$docs"
 done
 
 name=$(script_default RUN_CONFIGS "$run" | tr ' ' -)
-check "README's build stage installs the modules where lab/build.sh does (build/$name/modroot)" \
-	has "$readme" "modules installed into \`build/$name/modroot\`"
-hw=$(sed -n '/^## Running on real hardware/,/^## /p' "$readme")
-check "the real-hardware section builds make check's kernel (RUN_CONFIGS)" \
+check "the build stage installs the modules where lab/build.sh does (build/$name/modroot)" \
+	has "$docs" "modules installed into \`build/$name/modroot\`"
+hw=$(cat "$TOP/docs/real-hardware.md")
+check "docs/real-hardware.md builds make check's kernel (RUN_CONFIGS)" \
 	grep -q "make build CONFIGS=\"$(script_default RUN_CONFIGS "$run")\"" <<< "$hw"
 check "... and uses that build's folder only" \
 	bash -c '! grep -o "build/vm[A-Za-z0-9_-]*" | grep -vx "build/$1"' _ "$name" <<< "$hw"
@@ -51,5 +58,14 @@ check "make help prints the comment block only" bash -c '! grep -qv "^#" <<< "$1
 for t in $targets; do
 	check "make $t is documented in README.md" grep -qE "make $t\b" "$readme"
 	check "make $t is in make help" grep -qE "make .*\b$t\b" <<< "$usage"
+done
+
+# the first screen: what a newcomer needs to run the two commands
+screen=$(head -n 42 "$readme")
+for want in 'make run  ' 'make check  ' 'cold 45m50s' '1018 s, 2026-11-30' 'docs/kunit.md' 'make shell'; do
+	check "README.md's first screen has '$want'" grep -qF -- "$want" <<< "$screen"
+done
+for f in "$TOP"/docs/*.md; do
+	check "README.md links docs/${f##*/}" grep -qF -e "(docs/${f##*/})" -e "]: docs/${f##*/}" "$readme"
 done
 done_testing

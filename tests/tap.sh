@@ -1,6 +1,7 @@
 # tests/tap.sh - tiny TAP helpers for the lab's own tests (run with prove).
-# What it does: check/expect_fail helpers that print "ok N"/"not ok N";
-# done_testing prints the plan.  What it needs: bash.
+# What it does: the check and has helpers that print "ok N"/"not ok N";
+# skip prints "ok N # SKIP reason"; done_testing prints the plan.  What it
+# needs: bash.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _n=0
 _failed=0
@@ -22,6 +23,15 @@ has() {
 	echo "# expected /$2/ in $1:" >&2
 	sed 's/^/#   /' "$1" | tail -n 15 >&2
 	return 1
+}
+# script_default VAR FILE: the default of the first ${VAR:-default} in FILE
+script_default() {
+	sed -n "s/^.*\${$1:-\\([^}]*\\)}.*$/\\1/p" "$2" | head -n1
+}
+# skip DESC REASON: a test that cannot run here (prove counts it as skipped)
+skip() {
+	_n=$((_n + 1))
+	echo "ok $_n - $1 # SKIP $2"
 }
 done_testing() {
 	echo "1..$_n"
