@@ -4,7 +4,8 @@
 # Usage: lab/run.sh run|check
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
 #          RUN_CONFIGS, default "vm debug mmscale") -> boot under QEMU (KUnit at boot,
-#          then mm selftests, test_memcontrol and test_memcg_stock) -> report.
+#          then mm selftests, test_memcontrol, test_memcg_stock and
+#          test_kmem) -> report.
 #   check: the same, plus: the lab's own tests (tests/*.t with prove), every
 #          patch through scripts/checkpatch.pl --strict, "make export" on
 #          the fresh tree must leave patches/ unchanged, and the topic
