@@ -29,6 +29,10 @@
 #   mmscale: info WORKLOAD TEXT            (lock_stat excerpt, notes)
 #   mmscale: error WORKLOAD TEXT [item I]  (the workload failed; I: the item)
 #   mmscale: skip WORKLOAD TEXT            (not applicable to this kernel)
+#   mmscale: size WORKLOAD TEXT            (tasks, CPUs, loops it ran with)
+#   mmscale: warn WORKLOAD TEXT            (its numbers are weak: a run too
+#                                           short to measure, or fewer tasks
+#                                           than CPUs)
 # and "mmscale: bench done" at the end.  WORKLOAD names carry their
 # parameter after '@' (e.g. page_fault3-threads@tasks=2), which lab/compare.py
 # uses for sweep plots.
@@ -42,7 +46,10 @@
 # Environment: MMSCALE_BENCH_BIN (built workloads), MMSCALE_BENCH_SECONDS
 # (samples after 1 s warm-up, default 5), MMSCALE_BENCH_TMP (a tmpfs,
 # default /tmp), MMSCALE_HACKBENCH_LOOPS (default 200), MMSCALE_VMALLOC_LOOPS
-# (default 20000).
+# (default 20000); either loop count may be "auto": a probe run with a few
+# loops is timed first, and the loops are then set for a run of
+# MMSCALE_BENCH_SECONDS (make bench HOST=1 does this).  A timed run shorter
+# than MMSCALE_MIN_SECONDS (default 1) gets a warn line.
 # What it needs: root; bash, coreutils, util-linux, kmod, rt-tests
 # (hackbench); cgroup v2 at /sys/fs/cgroup; tracefs for kprobe counts.
 set -uo pipefail
@@ -59,11 +66,39 @@ tracing=/sys/kernel/tracing
 [ -d $tracing/instances ] || tracing=/sys/kernel/debug/tracing
 inst=$tracing/instances/mmscale-bench
 nr_cpus=$(nproc)
+min_secs=${MMSCALE_MIN_SECONDS:-1}
 
 # error WORKLOAD TEXT: the workload failed; the line names the item of
 # MMSCALE_BENCH that ran it, so that make bench can say which one failed.
 item=
 error() { echo "mmscale: error $*${item:+ [item $item]}"; }
+
+# size WORKLOAD TASKS [MORE]: say what it ran with; warn when fewer tasks
+# than CPUs ran (the machine was not loaded).
+size() {
+	local pct=$(($2 * 100 / nr_cpus))
+	echo "mmscale: size $1 tasks=$2 cpus=$nr_cpus ($pct%)${3:+ $3}"
+	[ "$2" -ge "$nr_cpus" ] ||
+		echo "mmscale: warn $1 $2 tasks on $nr_cpus CPUs: fewer tasks than CPUs, the machine was not loaded"
+}
+
+# too_short WORKLOAD SECONDS HOW: warn when a timed run lasted less than
+# min_secs (HOW: what makes it longer).
+too_short() {
+	awk -v t="$2" -v m="$min_secs" 'BEGIN { exit !(t < m) }' &&
+		echo "mmscale: warn $1 the run lasted $2 s, too short to measure (want >= $min_secs s; $3)"
+	return 0
+}
+
+# long_enough SECONDS MIN: true when SECONDS >= MIN.
+long_enough() { awk -v t="$1" -v m="$2" 'BEGIN { exit !(t >= m) }'; }
+
+# scaled_loops PROBE_LOOPS PROBE_SECONDS: loops for a run of $secs seconds.
+scaled_loops() {
+	awk -v l="$1" -v t="$2" -v s="$secs" -v max="$3" 'BEGIN {
+		n = (t > 0) ? int(l * s / t + 0.999) : max
+		if (n < l) n = l; if (n > max) n = max; print n }'
+}
 
 # --- counters -------------------------------------------------------------
 kprobes_setup() {
@@ -173,14 +208,25 @@ run_sampled() {
 
 cgroups_make() {
 	local k=$1 i
-	if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" != cgroup2fs ]; then
-		echo "mmscale: info all /sys/fs/cgroup is not cgroup v2"
-		return 1
-	fi
+	# 2: no cgroup v2 here (the caller says skip), 1: it failed
+	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || return 2
 	cgroups_remove
 	mkdir -p $cg && echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
 		echo +memory > $cg/cgroup.subtree_control || return 1
 	for ((i = 0; i < k; i++)); do mkdir $cg/g$i || return 1; done
+}
+
+# cgroups_ready WORKLOAD K: K cgroups for WORKLOAD, or a skip line (no
+# cgroup v2 on this machine) or an error line, and non-zero.
+cgroups_ready() {
+	local rc=0
+	cgroups_make "$2" || rc=$?
+	case $rc in
+	0) return 0 ;;
+	2) echo "mmscale: skip $1 /sys/fs/cgroup is not cgroup v2 (memory cgroups needed)" ;;
+	*) error "$1 could not create $2 cgroups under $cg"; cgroups_remove ;;
+	esac
+	return 1
 }
 
 cgroups_remove() {
@@ -195,7 +241,30 @@ cgroups_remove() {
 # hackbench_msgs GROUPS: messages one hackbench run passes (fds 10).
 hackbench_msgs() { echo $(($1 * 10 * 10 * loops)); }
 
-loops=${MMSCALE_HACKBENCH_LOOPS:-200}
+hb_loops_setting=${MMSCALE_HACKBENCH_LOOPS:-200}
+loops=$hb_loops_setting
+hb_probe_loops=50
+
+# hb_size WORKLOAD CMD...: with MMSCALE_HACKBENCH_LOOPS=auto, time CMD (a
+# function that prints the run's seconds) at $hb_probe_loops loops, and set
+# loops for a run of $secs seconds.
+hb_size() {
+	local w=$1 t
+	shift
+	local probe=$hb_probe_loops
+	[ "$hb_loops_setting" = auto ] || { loops=$hb_loops_setting; return 0; }
+	# ten times more loops until the probe lasts 0.2 s: a shorter one is
+	# mostly start-up and timer granularity
+	while :; do
+		loops=$probe
+		t=$("$@")
+		[ -n "$t" ] || return 1
+		long_enough "$t" 0.2 || [ "$probe" -ge 100000 ] && break
+		probe=$((probe * 10))
+	done
+	loops=$(scaled_loops "$probe" "$t" 1000000)
+	echo "mmscale: info $w loops=auto: $probe loops took $t s, so $loops loops for about $secs s"
+}
 
 hackbench_args() {
 	local mode=$1 ipc=$2 size=$3 a=(-f 10 -l "$loops" -s "$size")
@@ -204,41 +273,64 @@ hackbench_args() {
 	echo "${a[@]}"
 }
 
+# hb_once GROUPS MODE IPC SIZE: one hackbench run; prints its seconds.
+hb_once() {
+	hackbench -g "$1" $(hackbench_args "$2" "$3" "$4") 2> "$work/err" | awk '/^Time:/ { print $2 }'
+}
+
 run_hackbench() {
 	local mode=$1 ipc=$2 groups=$3 size=${4:-100} w t
 	w=hackbench-$mode-$ipc@groups=$groups
+	hb_size "$w" hb_once "$groups" "$mode" "$ipc" "$size" ||
+		{ error "$w hackbench failed: $(tail -n 1 "$work/err")"; return; }
+	size "$w" $((groups * 20)) "groups=$groups loops=$loops"
 	counters_begin
-	t=$(hackbench -g "$groups" $(hackbench_args "$mode" "$ipc" "$size") 2> "$work/err" | awk '/^Time:/ { print $2 }')
+	t=$(hb_once "$groups" "$mode" "$ipc" "$size")
 	[ -n "$t" ] || { error "$w hackbench failed: $(tail -n 1 "$work/err")"; return; }
+	too_short "$w" "$t" "MMSCALE_HACKBENCH_LOOPS=auto sizes the loops"
 	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(hackbench_msgs "$groups")" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
 	echo "mmscale: metric $w hackbench.time.elapsed_s $t"
 	counters_end "$w" "$(hackbench_msgs "$groups")"
 }
 
-# K hackbench groups (one hackbench -g 1 each), each in its own cgroup,
-# started together; throughput = all messages / the slowest one's time.
-run_hackbench_cgroup() {
-	local mode=$1 ipc=$2 k=$3 size=${4:-4096} w i t args
-	w=hackbench-cgroup-$mode-$ipc@cgroups=$k
-	cgroups_make "$k" || { error "$w could not create $k cgroups under $cg"; cgroups_remove; return; }
-	args=$(hackbench_args "$mode" "$ipc" "$size")
-	counters_begin
+# hb_cgroups K MODE IPC SIZE: K hackbench groups (one hackbench -g 1 each),
+# each in its own cgroup of $cg, started together; prints the slowest one's
+# seconds (nothing when one failed).
+hb_cgroups() {
+	local k=$1 i args t
+	args=$(hackbench_args "$2" "$3" "$4")
 	for ((i = 0; i < k; i++)); do
 		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec hackbench "$@"' sh "$cg/g$i" -g 1 $args \
 			> "$work/hb$i" 2>&1 &
 	done
 	wait
-	t=$(cat "$work"/hb* | awk '/^Time:/ { n++; if ($2 > m) m = $2 } END { if (n == '"$k"') print m }')
+	t=$(cat "$work"/hb* | awk -v k="$k" '/^Time:/ { n++; if ($2 > m) m = $2 } END { if (n == k) print m }')
 	rm -f "$work"/hb*
+	echo "$t"
+}
+
+# K hackbench groups, each in its own cgroup, started together; throughput =
+# all messages / the slowest one's time.
+run_hackbench_cgroup() {
+	local mode=$1 ipc=$2 k=$3 size=${4:-4096} w t
+	w=hackbench-cgroup-$mode-$ipc@cgroups=$k
+	cgroups_ready "$w" "$k" || return
+	hb_size "$w" hb_cgroups "$k" "$mode" "$ipc" "$size" ||
+		{ error "$w not every hackbench finished"; cgroups_remove; return; }
+	size "$w" $((k * 20)) "cgroups=$k loops=$loops"
+	counters_begin
+	t=$(hb_cgroups "$k" "$mode" "$ipc" "$size")
 	cgroups_remove
 	[ -n "$t" ] || { error "$w not every hackbench finished"; return; }
+	too_short "$w" "$t" "MMSCALE_HACKBENCH_LOOPS=auto sizes the loops"
 	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(($(hackbench_msgs 1) * k))" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
 	counters_end "$w" "$(($(hackbench_msgs 1) * k))"
 }
 
 run_memcg_fault() {
 	local k=$1 w=memcg-parallel-fault@cgroups=$1
-	cgroups_make "$k" || { error "$w could not create $k cgroups under $cg"; cgroups_remove; return; }
+	cgroups_ready "$w" "$k" || return
+	size "$w" "$k" "cgroups=$k, 64 MiB each, $secs s of samples"
 	run_sampled "$w" "$bin/page_fault" -k 1 -m processes -t "$k" -b 64 -s "$secs" -w 1 -d "$tmp" -c "$cg/g"
 	sleep 1
 	cgroups_remove
@@ -272,7 +364,7 @@ threshold_kb() {
 }
 
 run_vmalloc() {
-	local tests=$1 thr=$2 w mask old="" n vloops=${MMSCALE_VMALLOC_LOOPS:-20000}
+	local tests=$1 thr=$2 w mask old="" n t0 t vloops=${MMSCALE_VMALLOC_LOOPS:-20000}
 	w=vmalloc-$tests@threshold_kb=$thr
 	mask=$(vmalloc_mask "$tests") || { error "$w unknown test in '$tests'"; return; }
 	if [ -e "$knob" ]; then
@@ -283,11 +375,28 @@ run_vmalloc() {
 		echo "mmscale: skip $w this kernel has no lazy-purge threshold knob ($knob)"
 		return
 	fi
+	if [ "$vloops" = auto ]; then
+		local probe=1000
+		while :; do
+			t0=$(date +%s.%N)
+			modprobe test_vmalloc run_test_mask="$mask" nr_threads="$nr_cpus" \
+				test_loop_count=$probe sequential_test_order=1 2> /dev/null
+			t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+			long_enough "$t" 0.2 || [ "$probe" -ge 1000000 ] && break
+			probe=$((probe * 10))
+		done
+		vloops=$(scaled_loops "$probe" "$t" 10000000)
+		echo "mmscale: info $w loops=auto: $probe loops took $t s, so $vloops loops for about $secs s"
+	fi
+	size "$w" "$nr_cpus" "threads=$nr_cpus loops=$vloops"
 	n=$(dmesg | wc -l)
 	counters_begin
+	t0=$(date +%s.%N)
 	modprobe test_vmalloc run_test_mask="$mask" nr_threads="$nr_cpus" \
 		test_loop_count="$vloops" sequential_test_order=1 2> /dev/null
+	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 	[ -n "$old" ] && echo "$old" > "$knob"
+	too_short "$w" "$t" "MMSCALE_VMALLOC_LOOPS=auto sizes the loops"
 	dmesg | tail -n +$((n + 1)) > "$work/vm"
 	if ! grep -q 'Summary:' "$work/vm"; then
 		error "$w test_vmalloc printed no summary (module missing?)"
@@ -324,9 +433,11 @@ for item in ${MMSCALE_BENCH//,/ }; do
 	echo "mmscale: info all running $item" >&2
 	case $name in
 	page_fault[123])
+		size "$name-$a@tasks=$b" "$b" "$secs s of samples"
 		run_sampled "$name-$a@tasks=$b" "$bin/page_fault" -k "${name#page_fault}" -m "$a" -t "$b" \
 			-s "$secs" -w 1 -d "$tmp" ;;
 	shm-pread-seq-mt)
+		size "$name@threads=$a" "$a" "$secs s of samples"
 		run_sampled "$name@threads=$a" "$bin/shm_pread" -t "$a" -s "$secs" -w 1 -d "$tmp" ;;
 	memcg-parallel-fault) run_memcg_fault "$a" ;;
 	sigqueue) run_sigqueue "$a" "$b" ;;

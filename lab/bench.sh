@@ -12,7 +12,13 @@
 #   FULL=1         the whole matrix instead of the default set
 #   CONFIG=NAMES   extra config fragments for both sides (e.g. rt)
 #   HOST=1         run the workloads on the running kernel instead (root,
-#                  bare metal); compare two such runs with make compare
+#                  bare metal); compare two such runs with make compare.
+#                  The items are then sized from the machine's CPUs and
+#                  memory (host_matrix in lab/common.sh: tasks at 100% and
+#                  more of the CPUs) and the hackbench and test_vmalloc
+#                  loops from a timed probe (loops=auto); the sizes are in
+#                  the report, and a run too short to measure, or with
+#                  fewer tasks than CPUs, says so there
 #   SECONDS_PER=N  samples per sampled workload (default 5)
 #   BOOT_TIMEOUT, ACCEL, VCPUS, OUT, BASE_APPEND, HEAD_APPEND: see lab/ab.sh
 # Every setting and every item is checked before anything is built or
@@ -74,6 +80,15 @@ for p in $SWEEP_POINTS; do full+=("vmalloc:fix_size+long_busy_list+random_size+a
 
 matrix=("${default[@]}")
 [ "${FULL:-0}" = 1 ] && matrix=("${full[@]}")
+if [ "${HOST:-0}" = 1 ]; then
+	# on the machine itself: sized from its CPUs and memory (host_matrix in
+	# lab/common.sh), the loop counts sized at run time
+	host_cpus=$(nproc)
+	host_mem=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+	mapfile -t matrix < <(SWEEP_POINTS=$SWEEP_POINTS host_matrix "$host_cpus" "${FULL:-0}" "${host_mem:-0}")
+	: "${MMSCALE_HACKBENCH_LOOPS:=auto}" "${MMSCALE_VMALLOC_LOOPS:=auto}"
+	export MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS
+fi
 if [ -n "${BENCH:-}" ]; then
 	if [[ $BENCH == *:* ]]; then
 		IFS=, read -r -a matrix <<< "$BENCH"
@@ -102,6 +117,9 @@ if [ "${HOST:-0}" = 1 ]; then
 	else
 		OUT=$(new_dir "$BUILD/results/$stamp-host") || die "could not make a results folder under $BUILD/results"
 	fi
+	sizing="$host_cpus CPUs, $host_mem MiB available: tasks at 100% (and 200%, 800%) of the CPUs, capped by memory; hackbench loops ${MMSCALE_HACKBENCH_LOOPS}, test_vmalloc loops ${MMSCALE_VMALLOC_LOOPS} (auto: sized for ${SECONDS_PER:-5} s a run)"
+	say "sized for this machine: $sizing"
+	say "items: $plan"
 	mkdir -p "$OUT/bin"
 	build_workloads "$OUT/bin" || die "building bench/*.c failed"
 	runs=()
@@ -114,8 +132,8 @@ if [ "${HOST:-0}" = 1 ]; then
 			runs+=("host:$i:$OUT/host-$i.log:bench/workloads.sh exited with an error")
 		fi
 	done
-	meta=$(printf '{"host.kernel": "%s", "host.cpus": "%s", "host.cpu": "%s"}' "$(uname -srv)" "$(nproc)" \
-		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	meta=$(printf '{"host.kernel": "%s", "host.cpus": "%s", "host.cpu": "%s", "host.sizing": "%s"}' "$(uname -srv)" "$(nproc)" \
+		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" "$sizing")
 	"$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel host --command "$cmd" \
 		--where "the running kernel, no QEMU: $(nproc) CPUs" --meta "$meta" "${runs[@]}" || die "collecting the results failed"
 	say "saved $OUT/results.json; compare two such runs with: make compare A=<base dir> B=<head dir>"
@@ -126,19 +144,11 @@ fi
 "$LAB_DIR/deps.sh"
 "$LAB_DIR/source.sh"
 "$LAB_DIR/tree.sh"
-# The base tree sits at build/base/linux and builds into build/base/<name>,
-# so that its paths relative to the build directory ("../linux/mm/...")
-# are the head's: ccache (CCACHE_BASEDIR) then reuses every object the
-# series does not change, and the second kernel costs minutes, not a build.
-base_tree=$BUILD/base/linux
-if [ ! -d "$base_tree/.git" ]; then
-	say "base tree: git clone --shared $SRC_DIR $base_tree"
-	git clone -q --no-checkout --shared "$SRC_DIR" "$base_tree" || die "git clone of $SRC_DIR failed"
-fi
-git -C "$base_tree" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" &&
-	git -C "$base_tree" checkout -q -f "$BASE_TAG" || die "could not check out $BASE_TAG in $base_tree"
+base_tree=$(base_tree_ready) || exit 1
 KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
-NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}" mmscale
+# mmscale before bench: bench.config turns SLUB_STATS (which mmscale.config
+# wants for its tests) off again, so both sides count the same way
+NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench "${extra[@]}"
 
 if [ -n "${OUT:-}" ]; then
 	mkdir -p "$OUT" || die "could not make OUT=$OUT"
@@ -151,7 +161,7 @@ series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")
 meta=$(printf '{"base.kernel": "Linux %s (%s), series not applied", "base.config": "%s (base.config)", "head.kernel": "Linux %s + %s patches of patches/ (all topics), tree %s", "head.config": "%s (head.config)", "all.host": "%s CPUs, %s"}' \
 	"$(kernel_version "$SRC_DIR")" "$(cat "$BUILD/src.origin" 2>/dev/null || echo "?")" \
 	"vm bench${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" "$series" \
-	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm bench${extra[*]:+ ${extra[*]}} mmscale" \
+	"$(git -C "$TREE" rev-parse --short=12 HEAD)" "vm mmscale bench${extra[*]:+ ${extra[*]}}" \
 	"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
 OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd \
 	"$LAB_DIR/ab.sh" "$BUILD/base/bench-base$suffix" "$BUILD/bench-head$suffix"

@@ -50,6 +50,22 @@ run_logged() {
 	"$@" >> "$STAGE_LOG" 2>&1
 }
 
+# base_tree_ready: check out the pristine base ($BASE_TAG) at build/base/linux
+# and print its path.  Base kernels build into build/base/<name>, so that
+# their paths relative to the build directory ("../linux/mm/...") are the
+# head's: ccache (CCACHE_BASEDIR) then reuses every object the series does
+# not change, and the second kernel costs minutes, not a build.
+base_tree_ready() {
+	local t=$BUILD/base/linux
+	if [ ! -d "$t/.git" ]; then
+		say "base tree: git clone --shared $SRC_DIR $t"
+		git clone -q --no-checkout --shared "$SRC_DIR" "$t" || die "git clone of $SRC_DIR failed"
+	fi
+	git -C "$t" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" &&
+		git -C "$t" checkout -q -f "$BASE_TAG" || die "could not check out $BASE_TAG in $t"
+	echo "$t"
+}
+
 # kernel_version DIR: print VERSION.PATCHLEVEL.SUBLEVEL from a tree's Makefile.
 kernel_version() {
 	awk -F' *= *' '
@@ -233,13 +249,13 @@ bench_item_error() {
 	page_fault[123])
 		[ ${#f[@]} = 3 ] || { echo "want ${f[0]}:threads|processes:TASKS"; return; }
 		[[ ${f[1]} =~ ^(threads|processes)$ ]] || { echo "the mode must be threads or processes, not '${f[1]}'"; return; }
-		bench_count TASKS 1 1024 "${f[2]}" ;;
+		bench_count TASKS 1 8192 "${f[2]}" ;;
 	shm-pread-seq-mt)
 		[ ${#f[@]} = 2 ] || { echo "want shm-pread-seq-mt:TASKS"; return; }
-		bench_count TASKS 1 1024 "${f[1]}" ;;
+		bench_count TASKS 1 8192 "${f[1]}" ;;
 	memcg-parallel-fault)
 		[ ${#f[@]} = 2 ] || { echo "want memcg-parallel-fault:K"; return; }
-		bench_count "K (memory cgroups)" 1 32 "${f[1]}" ;;
+		bench_count "K (memory cgroups)" 1 1024 "${f[1]}" ;;
 	sigqueue)
 		[ ${#f[@]} = 3 ] || { echo "want sigqueue:SIGNALS:ROUNDS"; return; }
 		bench_count SIGNALS 1 1048576 "${f[1]}"
@@ -249,9 +265,9 @@ bench_item_error() {
 		[[ ${f[1]} =~ ^(process|thread)$ ]] || { echo "the mode must be process or thread, not '${f[1]}'"; return; }
 		[[ ${f[2]} =~ ^(pipe|socket)$ ]] || { echo "the IPC must be pipe or socket, not '${f[2]}'"; return; }
 		if [ "${f[0]}" = hackbench ]; then
-			bench_count GROUPS 1 64 "${f[3]}"
+			bench_count GROUPS 1 1024 "${f[3]}"
 		else
-			bench_count "K (memory cgroups)" 1 32 "${f[3]}"
+			bench_count "K (memory cgroups)" 1 1024 "${f[3]}"
 		fi
 		[ ${#f[@]} = 4 ] || bench_count SIZE 1 65536 "${f[4]}" ;;
 	vmalloc)
@@ -276,6 +292,61 @@ vmalloc_point_error() {
 	esac
 }
 
+# host_matrix CPUS FULL MEM_MIB: make bench HOST=1's items, sized from the
+# machine as LKP sizes its jobs (task counts as a share of the CPUs):
+#   page_fault1/2/3 and shm-pread-seq-mt: 100% of the CPUs (FULL=1: every
+#     mode, and 200% too), fewer when their 128 MiB each would pass half of
+#     MEM_MIB;
+#   memcg-parallel-fault: one cgroup and task per CPU (100%) and two (200%),
+#     fewer when their 64 MiB each would pass half of MEM_MIB (MemAvailable);
+#   hackbench and hackbench-cgroup: groups of 20 tasks (10 fds) for 100% and
+#     800% of the CPUs (FULL=1: thread mode and sockets too);
+#   vmalloc: nr_threads = CPUs (bench/workloads.sh) at the default set's
+#     thresholds (FULL=1: the sweep).
+# The hackbench and test_vmalloc loop counts are sized at run time
+# (bench/workloads.sh, loops=auto).  Prints one item a line, no duplicate.
+host_matrix() {
+	local n=$1 full=${2:-0} mem=${3:-0} p t g k m i items=()
+	local pcts=100
+	[ "$full" = 1 ] && pcts="100 200"
+	for p in $pcts; do
+		t=$((n * p / 100))
+		[ "$t" -le 8192 ] || t=8192
+		# each page_fault task maps 128 MiB (a tmpfs file for 2 and 3)
+		[ "$mem" -le 0 ] || [ $((t * 128)) -le $((mem / 2)) ] || t=$((mem / 2 / 128))
+		[ "$t" -ge 1 ] || t=1
+		if [ "$full" = 1 ]; then
+			for k in 1 2 3; do for m in threads processes; do items+=("page_fault$k:$m:$t"); done; done
+			items+=("shm-pread-seq-mt:$t")
+		else
+			items+=("page_fault1:processes:$t" "page_fault2:threads:$t" "page_fault3:threads:$t"
+				"shm-pread-seq-mt:$t")
+		fi
+	done
+	for k in "$n" $((2 * n)); do
+		[ "$mem" -le 0 ] || [ $((k * 64)) -le $((mem / 2)) ] || k=$((mem / 2 / 64))
+		[ "$k" -ge 1 ] || k=1
+		[ "$k" -le 1024 ] || k=1024
+		items+=("memcg-parallel-fault:$k")
+	done
+	for m in process thread; do for i in pipe socket; do
+		[ "$full" = 1 ] || [ "$m:$i" = process:pipe ] || continue
+		for p in 100 800; do
+			g=$(((n * p / 100 + 19) / 20))
+			[ "$g" -le 1024 ] || g=1024
+			items+=("hackbench:$m:$i:$g" "hackbench-cgroup:$m:$i:$g")
+		done
+	done; done
+	if [ "$full" = 1 ]; then
+		for p in ${SWEEP_POINTS:-4 256 1024 4096 16384 32768 auto 4xauto}; do
+			items+=("vmalloc:fix_size+long_busy_list+random_size+align:$p")
+		done
+	else
+		items+=(vmalloc:fix_size:4 vmalloc:fix_size:256 vmalloc:fix_size:4096 vmalloc:fix_size:auto)
+	fi
+	printf '%s\n' "${items[@]}" | awk '!seen[$0]++'
+}
+
 # want_bench_items WHAT LIST: every comma separated item of LIST is a
 # benchmark item within its bounds, and there is at least one.
 want_bench_items() {
@@ -296,8 +367,8 @@ want_ab_settings() {
 	want_vcpus
 	want_boot_settings
 	want_number SECONDS_PER 1 3600
-	want_number MMSCALE_HACKBENCH_LOOPS 1 1000000
-	want_number MMSCALE_VMALLOC_LOOPS 1 10000000
+	[ "${MMSCALE_HACKBENCH_LOOPS:-}" = auto ] || want_number MMSCALE_HACKBENCH_LOOPS 1 1000000
+	[ "${MMSCALE_VMALLOC_LOOPS:-}" = auto ] || want_number MMSCALE_VMALLOC_LOOPS 1 10000000
 }
 
 # want_new_out: OUT, when set, is not a folder that already holds results

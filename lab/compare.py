@@ -54,7 +54,7 @@ import statistics
 import subprocess
 import sys
 
-LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|skip|uname) (.*)$')
+LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|skip|size|warn|uname) (.*)$')
 KERNEL_REPORT = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|'
                            r'possible circular locking|soft lockup|hung_task)')
 # vm events shown by default in the counter table (all are kept in the JSON)
@@ -80,7 +80,8 @@ def parse_log(path):
 
     def wl(name):
         return run['workloads'].setdefault(
-            name, {'metrics': {}, 'ops': None, 'counters': {}, 'errors': [], 'info': [], 'skipped': []})
+            name, {'metrics': {}, 'ops': None, 'counters': {}, 'errors': [], 'info': [], 'skipped': [],
+                   'sizes': [], 'warnings': []})
     try:
         f = open(path, errors='replace')
     except OSError as e:
@@ -117,6 +118,8 @@ def parse_log(path):
                     wl(name)['errors'].append('no operation count')
             elif kind == 'skip':
                 wl(name)['skipped'].append(tail)
+            elif kind in ('size', 'warn'):
+                wl(name)['sizes' if kind == 'size' else 'warnings'].append(tail)
             elif name == 'all':
                 run['errors' if kind == 'error' else 'info'].append(tail)
             else:
@@ -474,15 +477,28 @@ def failures(base, head):
     print('\n# failed runs and workloads: %s' % ('none' if not lines else len(lines)))
     for line in lines:
         print('  ' + line)
+    # labelled by the side of the comparison: two HOST=1 runs are both "host"
+    sided = [('base', r) for r in base] + [('head', r) for r in head]
     skipped = {}
-    for r in base + head:
+    for side, r in sided:
         for w, d in r['workloads'].items():
             for why in d.get('skipped', []):
-                skipped.setdefault((r['side'], w, why), []).append(r['run'])
+                skipped.setdefault((side, w, why), []).append(r['run'])
     if skipped:
         print('# not applicable (skipped by the workload, with its reason):')
         for (side, w, why), runs in sorted(skipped.items()):
             print('  %s runs %s: %s: %s' % (side, ','.join(map(str, runs)), w, why))
+    for key, title in (('sizes', 'sizes (what each workload ran with)'),
+                       ('warnings', 'warnings (numbers too weak to use, as the runs said)')):
+        seen = {}
+        for side, r in sided:
+            for w, d in r['workloads'].items():
+                for text in d.get(key, []):
+                    seen.setdefault((side, w, text), []).append(r['run'])
+        if seen:
+            print('# %s:' % title)
+            for (side, w, text), runs in sorted(seen.items()):
+                print('  %s runs %s: %s: %s' % (side, ','.join(map(str, runs)), w, text))
 
 
 def plots(base, head, workloads, outdir):

@@ -37,4 +37,56 @@ check "sigqueue: one op per signal freed" has "$tmp/w" '^mmscale: ops sigqueue@s
 check "an unknown item is an error line" has "$tmp/w" '^mmscale: error bogus:1 unknown workload$'
 check "a kprobe that cannot be counted is said, not hidden" has "$tmp/w" 'kprobe no_such_function_xyz: no such|no tracefs kprobe_events'
 check "end marker" has "$tmp/w" '^mmscale: bench done$'
+
+# make bench HOST=1 sizes its items from the machine (host_matrix): LKP's
+# shares of the CPUs, capped by memory
+(
+	source "$TOP/lab/common.sh"
+	host_matrix 64 0 262144 > "$tmp/m64"
+	host_matrix 64 0 4096 > "$tmp/m64small"
+	host_matrix 2 1 20000 > "$tmp/m2full"
+)
+check "HOST=1 on 64 CPUs: page_fault at 100% of the CPUs" has "$tmp/m64" '^page_fault3:threads:64$'
+check "HOST=1 on 64 CPUs: hackbench groups of 20 for 100% and 800%" \
+	bash -c "grep -qx 'hackbench:process:pipe:4' '$tmp/m64' && grep -qx 'hackbench:process:pipe:26' '$tmp/m64'"
+check "HOST=1 on 64 CPUs: one and two memcgs per CPU" \
+	bash -c "grep -qx 'memcg-parallel-fault:64' '$tmp/m64' && grep -qx 'memcg-parallel-fault:128' '$tmp/m64'"
+check "HOST=1 with 4 GiB free: page_fault tasks capped by memory (16 x 128 MiB)" has "$tmp/m64small" '^page_fault1:processes:16$'
+check "HOST=1 FULL=1: 200% too, no item twice" \
+	bash -c "grep -qx 'page_fault2:processes:4' '$tmp/m2full' && [ -z \"\$(sort '$tmp/m2full' | uniq -d)\" ]"
+check "HOST=1: every sized item is within the items' bounds" \
+	bash -c "source '$TOP/lab/common.sh'; for i in \$(cat '$tmp/m64' '$tmp/m2full'); do [ -z \"\$(bench_item_error \$i)\" ] || exit 1; done"
+
+# loops=auto sizes hackbench from a timed probe, and a run too short to
+# measure says so: a stand-in hackbench whose time is loops / 10000 s
+mkdir -p "$tmp/fake"
+cat > "$tmp/fake/hackbench" <<'FAKE'
+#!/bin/sh
+l=0
+while [ $# -gt 0 ]; do [ "$1" = -l ] && l=$2; shift; done
+awk -v l="$l" 'BEGIN { printf "Time: %.3f\n", l / 10000 }'
+FAKE
+chmod +x "$tmp/fake/hackbench"
+PATH=$tmp/fake:$PATH MMSCALE_BENCH=hackbench:process:pipe:1 MMSCALE_BENCH_BIN=$tmp MMSCALE_BENCH_SECONDS=3 \
+	MMSCALE_HACKBENCH_LOOPS=auto MMSCALE_KPROBES=none timeout 60 "$TOP/bench/workloads.sh" > "$tmp/auto" 2> /dev/null
+check "loops=auto: probes until 0.2 s, then sizes for MMSCALE_BENCH_SECONDS" \
+	has "$tmp/auto" '^mmscale: info hackbench-process-pipe@groups=1 loops=auto: 5000 loops took 0.500 s, so 30000 loops for about 3 s$'
+check "loops=auto: the size line names tasks, CPUs and loops" \
+	has "$tmp/auto" '^mmscale: size hackbench-process-pipe@groups=1 tasks=20 cpus=[0-9]+ \([0-9]+%\) groups=1 loops=30000$'
+check "loops=auto: a sized run gives no warning" bash -c "! grep -q '^mmscale: warn' '$tmp/auto'"
+PATH=$tmp/fake:$PATH MMSCALE_BENCH=hackbench:process:pipe:1 MMSCALE_BENCH_BIN=$tmp MMSCALE_BENCH_SECONDS=3 \
+	MMSCALE_HACKBENCH_LOOPS=200 MMSCALE_KPROBES=none timeout 60 "$TOP/bench/workloads.sh" > "$tmp/short" 2> /dev/null
+check "200 loops of 0.02 s: the run says it is too short to measure" \
+	has "$tmp/short" '^mmscale: warn hackbench-process-pipe@groups=1 the run lasted 0.020 s, too short to measure'
+if [ "$(nproc)" -ge 2 ]; then
+	check "1 task on $(nproc) CPUs: says fewer tasks than CPUs" \
+		has "$tmp/w" "^mmscale: warn page_fault1-threads@tasks=1 1 tasks on $(nproc) CPUs: fewer tasks than CPUs"
+else
+	skip "1 task on N CPUs: says fewer tasks than CPUs" "this machine has one CPU"
+fi
+"$TOP/lab/compare.py" collect --out "$tmp/r.json" --accel host --command test "host:1:$tmp/short:" > /dev/null &&
+	"$TOP/lab/compare.py" collect --out "$tmp/r2.json" --accel host --command test "host:1:$tmp/auto:" > /dev/null &&
+	"$TOP/lab/compare.py" report "$tmp/r.json" "$tmp/r2.json" > "$tmp/rep" 2>&1
+check "the report lists the sizes" has "$tmp/rep" '^  head runs 1: hackbench-process-pipe@groups=1: tasks=20 .* loops=30000$'
+check "the report lists the warnings" has "$tmp/rep" '^  base runs 1: hackbench-process-pipe@groups=1: the run lasted 0.020 s, too short'
 done_testing

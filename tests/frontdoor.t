@@ -57,9 +57,9 @@ check "1: ... one line naming DOCS_JOBS" refused "$tmp/out" "^ERROR: stage docs:
 check "1: nothing was made" test ! -e "$BUILD"
 
 # --- 2: a failed run does not exit 0 ---------------------------------------
-BENCH=memcg-parallel-fault:500 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
-check "2: BENCH=memcg-parallel-fault:500: exit 1" test $? -eq 1
-check "2: ... one line with the bound" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'memcg-parallel-fault:500': K \(memory cgroups\) must be 1\.\.32, not '500'$"
+BENCH=memcg-parallel-fault:5000 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+check "2: BENCH=memcg-parallel-fault:5000: exit 1" test $? -eq 1
+check "2: ... one line with the bound" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'memcg-parallel-fault:5000': K \(memory cgroups\) must be 1\.\.1024, not '5000'$"
 BENCH=hackbench:process:carrier-pigeon:2 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
 check "2: an unknown hackbench IPC is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'hackbench:process:carrier-pigeon:2': the IPC must be pipe or socket, not 'carrier-pigeon'$"
 BENCH=sigqueue:0:8 "$TOP/lab/ab.sh" "$tmp/none" "$tmp/none" > "$tmp/out" 2>&1
