@@ -12,6 +12,11 @@
 #   make test                   the lab's own tests only (prove tests/)
 #   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
 #                               A/B benchmark, LKP tables (lab/bench.sh)
+#   make deb [KCONFIG=/boot/config-...] [DEB_BOOT=0]
+#                               Debian packages of base and head (6.12.117-
+#                               mmscale-base, 6.12.117-mmscale) that install
+#                               side by side, in build/deb/<time>/; boots the
+#                               head one in the lab (lab/deb.sh)
 #   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs,
 #                               written to a new build/compare/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
@@ -35,7 +40,7 @@ CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 BUILD ?= build
 
-.PHONY: all run check deps source tree export build shell test bench compare bisect topics mail kunit docs help clean
+.PHONY: all run check deps source tree export build shell test bench deb compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -73,6 +78,11 @@ test:
 
 bench:
 	lab/bench.sh
+
+# deb checks its settings first, then runs the stages it needs
+deb:
+	lab/deb.sh --check
+	lab/deb.sh
 
 compare:
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))

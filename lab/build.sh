@@ -6,6 +6,13 @@
 #   KSRC=DIR   kernel tree to build (default build/linux, the patched tree)
 #   NAME=NAME  output directory name under build/ (default: fragments joined
 #              with '-', e.g. build/vm-debug)
+#   START_CONFIG=FILE  start from this config (a distribution's, or
+#              /boot/config-*) instead of alldefconfig: it is brought to
+#              this tree with olddefconfig, the fragments are merged onto it
+#              (merge_config.sh -m) and olddefconfig runs again; only the
+#              fragments' values are then checked (make deb KCONFIG=...)
+#   LOCALVERSION=-NAME (env)  appended to the kernel release, as kbuild
+#              does; it must be the same on every make of a tree
 # What it does: merges configs/<fragment>.config onto alldefconfig with the
 # kernel's scripts/kconfig/merge_config.sh and fails if any requested value
 # did not make it into .config; builds bzImage and modules with
@@ -28,6 +35,12 @@ want_fragments "CONFIGS=$*" "$*"
 [[ $NAME =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$ ]] ||
 	die "NAME=$NAME: a build folder name under build/ is letters, digits, '_', '.', '-' (and '/')"
 want_bool SKIP_SELFTESTS
+if [ -n "${START_CONFIG:-}" ]; then
+	[ -f "$START_CONFIG" ] && [ -r "$START_CONFIG" ] || die "START_CONFIG=$START_CONFIG is not a readable file"
+	grep -qE '^CONFIG_[A-Za-z0-9_]+=' "$START_CONFIG" || die "START_CONFIG=$START_CONFIG is not a kernel config (no CONFIG_ line)"
+fi
+[ -z "${LOCALVERSION:-}" ] || [[ $LOCALVERSION =~ ^[-+.][A-Za-z0-9.+-]*$ ]] ||
+	die "LOCALVERSION=$LOCALVERSION: a local version starts with '-', '+' or '.' and holds letters, digits, '.', '+', '-'"
 [ -e "$KSRC" ] || die "no kernel tree at $KSRC; run 'make tree' first"
 want_kernel_tree KSRC "$KSRC"
 frags=()
@@ -39,6 +52,7 @@ stage "build $NAME" "$O/build.log"
 jobs=$(nproc)
 kmake_init "$KSRC" "$O"
 mk=("${KMAKE[@]}")
+[ -z "${LOCALVERSION:-}" ] || mk+=(LOCALVERSION="$LOCALVERSION")
 
 # heartbeat: one line a minute while a long step runs
 heartbeat() {
@@ -61,14 +75,39 @@ step() {
 	kill "$hb" 2>/dev/null; wait "$hb" 2>/dev/null || true
 }
 
-step "config: merge_config.sh ${*/%/.config}" \
-	env -C "$KSRC" scripts/kconfig/merge_config.sh -O "$O" "${frags[@]}"
-# Every requested value must be in .config.  A symbol requested off whose
-# dependencies are unmet is absent altogether, and that is off too.
-lost=$(awk '/^Value requested for/ { sym = $4 }
-	/^Requested value:/ { req = $0; sub(/^Requested value: */, "", req) }
-	/^Actual value:/ { act = $0; sub(/^Actual value: */, "", act)
-		if (!(req ~ /is not set$/ && act == "")) print sym ": wanted \"" req "\", got \"" act "\"" }' "$STAGE_LOG")
+if [ -z "${START_CONFIG:-}" ]; then
+	step "config: merge_config.sh ${*/%/.config}" \
+		env -C "$KSRC" scripts/kconfig/merge_config.sh -O "$O" "${frags[@]}"
+	# Every requested value must be in .config.  A symbol requested off whose
+	# dependencies are unmet is absent altogether, and that is off too.
+	lost=$(awk '/^Value requested for/ { sym = $4 }
+		/^Requested value:/ { req = $0; sub(/^Requested value: */, "", req) }
+		/^Actual value:/ { act = $0; sub(/^Actual value: */, "", act)
+			if (!(req ~ /is not set$/ && act == "")) print sym ": wanted \"" req "\", got \"" act "\"" }' "$STAGE_LOG")
+else
+	cp "$START_CONFIG" "$O/.config"
+	step "config: $START_CONFIG, olddefconfig" "${mk[@]}" olddefconfig
+	step "config: merge_config.sh -m .config ${*/%/.config}" \
+		env -C "$KSRC" scripts/kconfig/merge_config.sh -m -O "$O" "$O/.config" "${frags[@]}"
+	step "config: olddefconfig" "${mk[@]}" olddefconfig
+	# the fragments' values (the last one of a symbol wins, as in
+	# merge_config.sh) against the final .config; off is also "absent"
+	lost=$(awk 'FNR == NR {
+			if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) have[substr($0, 1, RLENGTH - 1)] = substr($0, RLENGTH + 1)
+			else if (match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set/)) have[$2] = "n"
+			next
+		}
+		/^CONFIG_[A-Za-z0-9_]+=/ { i = index($0, "="); want[substr($0, 1, i - 1)] = substr($0, i + 1) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = "n" }
+		END {
+			for (s in want) {
+				got = (s in have) ? have[s] : "n"
+				# an empty string asked of a symbol the config lacks
+				if (want[s] == "\"\"" && got == "n") continue
+				if (want[s] != got) print s ": wanted \"" want[s] "\", got \"" got "\""
+			}
+		}' "$O/.config" "${frags[@]}")
+fi
 if [ -n "$lost" ]; then
 	echo "$lost" >&2
 	die "some requested config values are not in the final .config (a dependency is missing from configs/)"

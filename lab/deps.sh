@@ -17,6 +17,8 @@ stage deps "$BUILD/deps.log"
 pkgs=(
 	# kernel build
 	gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils kmod git ccache rsync
+	# kernel packages (make deb: make bindeb-pkg)
+	dpkg-dev debhelper
 	# kselftests (mm, cgroup) built on the host
 	libnuma-dev libcap-dev
 	# lab: QEMU guest, power-off, parsing, patch checks

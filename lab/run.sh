@@ -10,7 +10,9 @@
 #          patch through scripts/checkpatch.pl --strict, "make export" on
 #          the fresh tree must leave patches/ unchanged, and the topic
 #          checks (lab/topics.sh: each topic applies alone, forward ==
-#          reverse, make mail's mbox round trip, kernel-doc, placeholders).
+#          reverse, make mail's mbox round trip, kernel-doc, placeholders),
+#          and make deb's packaging of the kernel just built, with a boot
+#          of the package (lab/deb.sh --package, --verify).
 # Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
 # ACCEL_PROBE (1: run the accelerator probe again, see lab/boot.sh),
@@ -179,7 +181,30 @@ report() {
 	return 0
 }
 timed report report
+dp_pass=0 dp_fail=0
 if [ "$mode" = check ]; then
+	# make deb's packaging on the kernel just built (make bindeb-pkg only
+	# packages it), then a boot of the package's own vmlinuz and modules:
+	# its release, /proc/config.gz has the series' options, a module
+	# loads, and kunit.py parse of the KUnit run at boot
+	deb_check() {
+		local log=$RUN_DIR/deb/deb.log img
+		echo "== package (lab/deb.sh --package, --verify) =="
+		mkdir -p "$RUN_DIR/deb"
+		if "$LAB_DIR/deb.sh" --package "$TREE" "$O" "$RUN_DIR/deb/pkg" > "$log" 2>&1 &&
+			img=$(ls "$RUN_DIR"/deb/pkg/linux-image-*.deb | grep -v -- '-dbg_' | head -n1) &&
+			echo "ok - make bindeb-pkg: $(cd "$RUN_DIR/deb/pkg" && ls ./*.deb | sed 's|^\./||' | tr '\n' ' ')" >> "$log"; then
+			BOOT_TIMEOUT=$BOOT_TIMEOUT "$LAB_DIR/deb.sh" --verify "$img" "$RUN_DIR/deb/boot" >> "$log" 2>&1 || true
+		else
+			echo "not ok - make bindeb-pkg (log: $log)" >> "$log"
+		fi
+		grep -E '^(not )?ok ' "$log" | sed 's/^/  /'
+		dp_pass=$(grep -cE '^ok ' "$log" || true)
+		dp_fail=$(grep -cE '^not ok ' "$log" || true)
+		[ "$dp_pass" -gt 0 ] || dp_fail=$((dp_fail + 1))
+		return 0
+	}
+	timed deb deb_check
 	# The topics as postings: each applies alone, forward == reverse ==
 	# build/linux, no new kernel-doc warning, MAINTAINERS covers the new
 	# files, a make mail posting of each topic (a check identity, its own
@@ -211,9 +236,10 @@ if [ "$mode" = check ]; then
 	printf '  %-34s %d passed, %d failed\n' "lab self-tests (tests/)" "$lab_pass" "$lab_fail"
 	printf '  %-34s %d passed, %d failed\n' "checkpatch --strict (per patch)" "$cp_pass" "$cp_fail"
 	printf '  %-34s %d passed, %d failed\n' "topics: apply, mbox, kernel-doc" "$tp_pass" "$tp_fail"
+	printf '  %-34s %d passed, %d failed\n' "package: bindeb-pkg, boot it" "$dp_pass" "$dp_fail"
 	printf '  %-34s %d passed, %d failed, %d skipped\n' "kernel: KUnit + selftests" "$k_pass" "$k_fail" "$k_skip"
 fi
-total_pass=$((k_pass + lab_pass + cp_pass + tp_pass))
-total_fail=$((k_fail + lab_fail + cp_fail + tp_fail))
+total_pass=$((k_pass + lab_pass + cp_pass + tp_pass + dp_pass))
+total_fail=$((k_fail + lab_fail + cp_fail + tp_fail + dp_fail))
 echo "$total_pass passed, $total_fail failed, $k_skip skipped"
 [ "$total_fail" = 0 ] && [ "$report_rc" = 0 ]
