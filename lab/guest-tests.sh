@@ -10,6 +10,9 @@
 # during boot.  A missing binary is reported as a failed section.
 # MMSCALE_MM_SECTION renames the mm section (e.g. for the slab_debug boot);
 # MMSCALE_MEMCONTROL=0 leaves the three cgroup tests out.
+# MMSCALE_BOOTPARAMS=1 (with MMSCALE_LAB, the host's lab/ folder) adds the
+# section boot-params: lab/guest-bootparams.sh, the series' boot parameters,
+# sysctl and sysfs files given bad values.
 # What it needs: the helpers of lab/guest-init.sh; bash on the host root.
 
 # on the ext4 scratch disk when there is one: test_memcontrol's page cache
@@ -81,6 +84,9 @@ fi
 
 if [ -n "${MMSCALE_VMTESTS:-}" ]; then
 	section "${MMSCALE_MM_SECTION:-mm}" run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
+fi
+if [ "${MMSCALE_BOOTPARAMS:-0}" = 1 ]; then
+	section boot-params bash "$(hostpath "$MMSCALE_LAB")/guest-bootparams.sh"
 fi
 if [ "${MMSCALE_MEMCONTROL:-1}" = 1 ]; then
 	section memcontrol run_in cgroup test_memcontrol

@@ -149,12 +149,21 @@ timed boot boot
 # A second, short boot with every slab cache in debug mode (slab_debug=FZPU:
 # consistency checks, red zones, poisoning, owner tracking) runs the slub
 # selftest again: SLUB checks every free and every cache it validates.
+# The same boot gives every boot parameter of the series bad values (not a
+# bool, not a policy, not a number, empty, negative, too large, out of
+# range): each must be warned once and leave the default, which is also
+# what the slub selftest then runs with (section boot-params,
+# lab/guest-bootparams.sh, which also writes bad values to the sysctl and a
+# SLUB_STATS file).
+BAD_BOOT_PARAMS="slab_free_lock_first=maybe slab_free_lock_first= memcg_stock_evict=lru memcg_stock_evict=\
+ vmap_lazy_threshold_kb=abc vmap_lazy_threshold_kb=-5 vmap_lazy_threshold_kb=99999999999999999999\
+ vmap_lazy_threshold_kb= vmap_lazy_threshold_kb=99999999999"
 boot_slab_debug() {
 	mkdir -p "$RUN_DIR/slab-debug"
 	"$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -l "$RUN_DIR/slab-debug/console.log" \
-		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" -a "slab_debug=FZPU" \
+		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" -a "slab_debug=FZPU $BAD_BOOT_PARAMS" \
 		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS=slub MMSCALE_MM_SECTION=mm-slab-debug \
-		MMSCALE_MEMCONTROL=0 SLUB_FREE_STATS_LOOPS=10
+		MMSCALE_MEMCONTROL=0 SLUB_FREE_STATS_LOOPS=10 MMSCALE_BOOTPARAMS=1 MMSCALE_LAB="$LAB_DIR"
 }
 if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
 	timed boot-slab-debug boot_slab_debug
@@ -173,7 +182,7 @@ report() {
 	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
 		echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
 		"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
-			--out "$RUN_DIR/slab-debug" --expect mm-slab-debug > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
+			--out "$RUN_DIR/slab-debug" --expect mm-slab-debug,boot-params > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
 		sed '$d' "$RUN_DIR/slab-debug/report.txt"
 		read -r p2 _ f2 _ s2 _ < <(tail -n1 "$RUN_DIR/slab-debug/report.txt" | tr -d ,)
 		k_pass=$((k_pass + p2)) k_fail=$((k_fail + f2)) k_skip=$((k_skip + s2))
