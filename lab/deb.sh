@@ -30,8 +30,9 @@
 # packages what is built) and copies the linux-image and linux-headers
 # packages into a new build/deb/<time>/, not linux-libc-dev: installed, it
 # would replace the distribution's userspace headers.  Then checks that the
-# two image packages have different names and no file in common, and boots
-# the head one (--verify).
+# two image packages have different names and no file in common, that
+# "dpkg --dry-run -i" takes both together (as root), and boots the head
+# one (--verify).
 # --verify: unpacks the package with dpkg -x, boots its vmlinuz with its
 # own modules (lab/boot.sh -M, plan lab/guest-deb.sh) with kunit.enable=1,
 # and checks that the guest runs that package's release, that
@@ -52,7 +53,7 @@ export DEBFULLNAME=${DEBFULLNAME:-mmscale developers} DEBEMAIL=${DEBEMAIL:-mmsca
 # package KSRC O OUTDIR: make bindeb-pkg on a built tree, the packages into
 # OUTDIR; prints the image package's path.
 package() {
-	local ksrc o out=$3 f name n=0 log
+	local ksrc o out=$3 f name n=0 log image=
 	ksrc=$(readlink -f "$1") o=$(readlink -f "$2")
 	[ -f "$o/.config" ] && [ -f "$o/arch/x86/boot/bzImage" ] || die "no built kernel in $2"
 	mkdir -p "$out"
@@ -75,12 +76,13 @@ package() {
 			continue
 		fi
 		mv "$(dirname "$o")/$f" "$out/" || die "make bindeb-pkg did not write $(dirname "$o")/$f"
+		[[ $name == linux-image-* && $name != *-dbg ]] && image=$out/$f
 		say "  $out/$f ($(du -h "$out/$f" | cut -f1))"
 		n=$((n + 1))
 	done < "$o/debian/files"
 	rm -f "$(dirname "$o")"/linux-upstream_*.{buildinfo,changes}
-	[ "$n" -gt 0 ] || die "no package from $o"
-	ls "$out"/linux-image-*.deb | grep -v -- '-dbg_' | head -n1
+	[ -n "$image" ] || die "no linux-image package from $o"
+	echo "$image"
 }
 
 # verify DEB OUTDIR [head]: boot the package's kernel in the lab.
@@ -193,6 +195,14 @@ common=$(comm -12 <(dpkg-deb --fsys-tarfile "$base_deb" | tar -t | grep -v '/$' 
 	<(dpkg-deb --fsys-tarfile "$head_deb" | tar -t | grep -v '/$' | sort))
 [ -z "$common" ] || die "base and head packages share files, so they cannot be installed side by side: $(echo "$common" | head -n 3 | tr '\n' ' ')"
 say "side by side: $pb and $ph share no file"
+# what dpkg itself says of installing both here (no maintainer script runs)
+if [ "$(id -u)" = 0 ]; then
+	dpkg --dry-run -i "$base_deb" "$head_deb" > "$out/dpkg-dry-run.log" 2>&1 ||
+		die "dpkg --dry-run -i of both image packages failed ($out/dpkg-dry-run.log)"
+	say "dpkg --dry-run -i: both image packages install together on this machine"
+else
+	say "dpkg --dry-run -i skipped: it needs root"
+fi
 {
 	echo "# make deb${KCONFIG:+ KCONFIG=$KCONFIG}, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "# base: $pb (Linux $(kernel_version "$base_tree"), series not applied; configs ${frags_base[*]})"
