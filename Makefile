@@ -17,6 +17,10 @@
 #                               mmscale-base, 6.12.117-mmscale) that install
 #                               side by side, in build/deb/<time>/; boots the
 #                               head one in the lab (lab/deb.sh)
+#   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn]
+#                               the series at once on the debug kernel with
+#                               kmemleak, 4 vCPUs under multi-threaded TCG,
+#                               CPU hotplug, cgroup churn (lab/stress.sh)
 #   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs,
 #                               written to a new build/compare/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
@@ -40,7 +44,7 @@ CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 BUILD ?= build
 
-.PHONY: all run check deps source tree export build shell test bench deb compare bisect topics mail kunit docs help clean
+.PHONY: all run check deps source tree export build shell test bench deb stress compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -83,6 +87,11 @@ bench:
 deb:
 	lab/deb.sh --check
 	lab/deb.sh
+
+# bash counts its own run time in SECONDS: the script gets STRESS_SECONDS
+stress:
+	STRESS_SECONDS=$(SECONDS) lab/stress.sh --check
+	STRESS_SECONDS=$(SECONDS) lab/stress.sh
 
 compare:
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))

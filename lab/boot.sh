@@ -28,6 +28,9 @@
 #   of that image on that host use it without probing (a hanging KVM costs
 #   the 30 s of the probe once, not on every boot).  ACCEL_PROBE=1 (env)
 #   probes again and keeps the new verdict; so does deleting the file.
+#   ACCEL=mttcg: multi-threaded TCG, every vCPU a host thread, so vCPUs
+#   really run at the same time (make stress; never probed, never chosen
+#   by auto).
 #   KVM_DEV (env, default /dev/kvm) is the device whose write access means
 #   "KVM may work" (the lab's tests fake it).
 # What it does: the guest's root is the host's / over virtio-9p, read only,
@@ -74,7 +77,7 @@ want_opt -n "$nodes" 1 8 "a NUMA node count"
 want_opt -m "$mem" 256 1048576 "MiB"
 want_opt -s "$scratch" 0 1048576 "MiB"
 want_opt -w "$swap" 0 1048576 "MiB"
-want_choice ACCEL auto kvm tcg
+want_choice ACCEL auto kvm tcg mttcg
 want_bool ACCEL_PROBE
 [ $((cpus % nodes)) = 0 ] || die "vCPUs must be a multiple of the NUMA nodes ($cpus vCPUs, $nodes nodes)"
 [ "$swap" = 0 ] || [ "$scratch" -gt 0 ] || die "-w (swap) needs the scratch disk (-s > 0)"
@@ -92,6 +95,7 @@ qemu_args() {
 	printf '%s\n' -nodefaults -no-reboot -display none -monitor none -serial "$2"
 	case $accel in
 	kvm) printf '%s\n' -accel kvm ;;
+	mttcg) printf '%s\n' -accel tcg,thread=multi ;;
 	*) printf '%s\n' -accel tcg,thread=single ;;
 	esac
 	# one socket per NUMA node, so that no LLC spans two nodes (the

@@ -1,0 +1,372 @@
+# lab/guest-stress.sh - the plan of "make stress" (lab/stress.sh), sourced by
+# lab/guest-init.sh in the guest.
+#
+# What it does: section "stress" runs these stressors together for
+# MMSCALE_STRESS_SECONDS, each a loop that counts its rounds and errors:
+#   pf        page_fault1/2/3 (bench/page_fault.c), threads, and processes
+#             in the child memcgs persist0 and persist1;
+#   hackbench one hackbench group in each of persist2 and persist3, pipes
+#             and sockets;
+#   churn     a new child memcg, a kmem-heavy task in it (300 tmpfs files,
+#             then hackbench with pipes), killed after 1 s, rmdir;
+#   hotplug   every CPU but 0 offline and online again;
+#   vmalloc   test_vmalloc (fix_size, full_fit, long_busy_list, all CPUs)
+#             while the lazy-purge threshold changes, and
+#             "echo 2 > drop_caches" (the vmap pool shrinker);
+#   validate  /sys/kernel/slab/<cache>/validate of MMSCALE_CACHES (the boot
+#             gives them slab_debug=FZPU);
+#   stress-ng fork, mmap, vm, sock, udp and userfaultfd, one worker each.
+# Then, as KTAP: every stressor ran and stopped, with no error; every
+# persistent child memcg is back to (almost) nothing after memory.reclaim
+# and a memory.high of 0 (which drains the charge stocks): at most
+# MMSCALE_CG_BOUND_KB (default 64) KiB; nr_dying_descendants is 0 within 60
+# s; the parent's memory.stat kernel is within the same bound times the
+# children; the series' counters agree (stated bounds below); the page->ptl
+# cache holds no more objects than page tables were added; kmemleak finds
+# no leak whose backtrace is in the series' code (the others are listed).
+# Facts about contention (lock_stat, SLUB_STATS free_locked_redo) are
+# printed as "mmscale: fact" lines after the section.
+# MMSCALE_INJECT=leak leaves 32 MiB of tmpfs charged to persist0 (the memcg
+# check must fail); =warn writes a WARNING line to the kernel log (the
+# report must fail).
+# What it needs: the helpers of lab/guest-init.sh; bash, coreutils, kmod,
+# util-linux, rt-tests (hackbench), stress-ng on the host root; the
+# workloads built on the host (MMSCALE_BIN); cgroup v2; debugfs (kmemleak).
+
+secs=${MMSCALE_STRESS_SECONDS:-300}
+sbin=$(hostpath "${MMSCALE_BIN:-/nonexistent}")
+cg=/sys/fs/cgroup/mmscale-stress
+st=/tmp/stress
+cg_bound_kb=${MMSCALE_CG_BOUND_KB:-64}
+# kernel messages at ERR and above on the console while it runs (hotplug
+# alone prints lines by the thousand); the whole log is dumped at the end
+dmesg -n 4
+mkdir -p $st
+
+# --- stressors: NAME loop; each round adds to $st/NAME.rounds, each error
+# a line to $st/NAME.err; the loop ends when $st/stop exists -------------
+round() { echo . >> "$st/$1.rounds"; }
+fail() { echo "$2" >> "$st/$1.err"; }
+running() { [ ! -e $st/stop ]; }
+
+s_pf() {
+	local k
+	while running; do
+		for k in 1 2 3; do
+			"$sbin/page_fault" -k $k -m threads -t 2 -s 1 -w 0 -d /dev/shm > /dev/null 2>> $st/pf.log ||
+				fail pf "page_fault -k $k threads"
+			"$sbin/page_fault" -k $k -m processes -t 2 -s 1 -w 0 -d /dev/shm -c $cg/persist \
+				> /dev/null 2>> $st/pf.log || fail pf "page_fault -k $k processes in memcgs"
+		done
+		round pf
+	done
+}
+
+s_hackbench() {
+	local i ipc
+	while running; do
+		for ipc in -p ""; do
+			for i in 2 3; do
+				sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec hackbench "$@"' sh "$cg/persist$i" \
+					-g 1 -f 10 -l 100 -s 1024 -P $ipc > /dev/null 2>> $st/hackbench.log &
+			done
+			wait || fail hackbench "hackbench ${ipc:-socket}"
+		done
+		round hackbench
+	done
+}
+
+s_churn() {
+	local n=0 d pid
+	while running; do
+		n=$((n + 1))
+		d=$cg/churn$n
+		mkdir $d || { fail churn "mkdir $d"; sleep 1; continue; }
+		rm -f $st/churn.in
+		sh -c 'echo $$ > "$1/cgroup.procs" || exit 1
+			: > '$st'/churn.in
+			mkdir -p /tmp/churn.$2 && i=0
+			while [ $i -lt 300 ]; do : > /tmp/churn.$2/f$i; i=$((i + 1)); done
+			exec hackbench -g 1 -f 5 -l 5000 -s 512 -P -p' sh "$d" "$n" > /dev/null 2>&1 &
+		pid=$!
+		# kill it only once it is in the child (a loaded guest may take
+		# a while to start it), 1 s into its work
+		for _ in $(seq 120); do [ -e $st/churn.in ] && break; kill -0 $pid 2> /dev/null || break; sleep 0.25; done
+		sleep 1
+		# every task of the child, hackbench's forks too
+		echo 1 > $d/cgroup.kill
+		for _ in $(seq 40); do kill -0 $pid 2> /dev/null || break; sleep 0.25; done
+		kill -0 $pid 2> /dev/null && { fail churn "pid $pid survived cgroup.kill of $d"; kill -KILL $pid; }
+		wait $pid 2> /dev/null
+		for _ in $(seq 20); do grep -q '^populated 0' $d/cgroup.events && break; sleep 0.25; done
+		rm -rf /tmp/churn.$n
+		rmdir $d || fail churn "rmdir $d: $(grep populated $d/cgroup.events)"
+		round churn
+	done
+}
+
+s_hotplug() {
+	local c
+	while running; do
+		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+			echo 0 > "$c" 2> /dev/null || echo "offline $c" >> $st/hotplug.busy
+			sleep 0.2
+			echo 1 > "$c" || fail hotplug "online $c"
+		done
+		round hotplug
+	done
+}
+
+s_vmalloc() {
+	local knob=/proc/sys/vm/vmap_lazy_threshold_kb t n
+	local points=(4 64 1024 0 16384)
+	while running; do
+		if [ -w $knob ]; then
+			t=${points[RANDOM % ${#points[@]}]}
+			echo "$t" > $knob || fail vmalloc "threshold $t"
+		fi
+		n=$(dmesg | wc -l)
+		modprobe test_vmalloc run_test_mask=7 nr_threads="$(nproc)" test_loop_count=50 2> /dev/null
+		dmesg | tail -n +$((n + 1)) | grep 'Summary:' > $st/vmalloc.last
+		if [ ! -s $st/vmalloc.last ]; then
+			fail vmalloc "test_vmalloc printed no summary"
+		elif grep -qv 'failed: 0 ' $st/vmalloc.last; then
+			fail vmalloc "test_vmalloc: $(grep -v 'failed: 0 ' $st/vmalloc.last | head -n 1)"
+		fi
+		round vmalloc
+	done
+	[ -w $knob ] && echo 0 > $knob
+}
+
+s_dropcaches() {
+	while running; do
+		echo 2 > /proc/sys/vm/drop_caches || fail dropcaches "drop_caches"
+		round dropcaches
+		sleep 2
+	done
+}
+
+s_validate() {
+	local c
+	while running; do
+		for c in ${MMSCALE_CACHES//,/ }; do
+			[ -e "/sys/kernel/slab/$c/validate" ] || continue
+			echo 1 > "/sys/kernel/slab/$c/validate" || fail validate "validate $c"
+		done
+		round validate
+		sleep 1
+	done
+}
+
+s_stressng() {
+	cd /tmp || fail stressng "cd /tmp"
+	stress-ng --temp-path /tmp --fork 1 --mmap 1 --vm 1 --vm-bytes 64M --sock 1 --udp 1 --userfaultfd 1 \
+		--timeout "${secs}s" --metrics-brief > $st/stress-ng.log 2>&1 ||
+		fail stressng "stress-ng exited $?: $(tail -n 2 $st/stress-ng.log | tr '\n' ' ')"
+	round stressng
+}
+
+STRESSORS="pf hackbench churn hotplug vmalloc dropcaches validate stressng"
+
+# --- snapshots -------------------------------------------------------------
+vmstat_get() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$2"; }
+ptl=/sys/kernel/slab/page-\>ptl
+# objects in use; shrink first: it also takes the cache's objects out of
+# KASAN's quarantine, where freed ptlocks still count as in use
+ptl_objects() {
+	[ -r $ptl/objects ] || { echo 0; return; }
+	echo 1 > $ptl/shrink 2> /dev/null
+	awk '{ print $1 }' $ptl/objects
+}
+
+stress_run() {
+	local s pids=() t0 left c cur ok_all kb v a b bound
+	echo "TAP version 13"
+	if [ ! -x "$sbin/page_fault" ] || ! command -v hackbench > /dev/null || ! command -v stress-ng > /dev/null; then
+		echo "not ok 1 stress: page_fault ($sbin), hackbench or stress-ng missing"
+		echo "1..1"
+		return 1
+	fi
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $cg && echo +memory > $cg/cgroup.subtree_control
+	for s in 0 1 2 3; do mkdir -p $cg/persist$s; done
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan > /sys/kernel/debug/kmemleak
+		echo clear > /sys/kernel/debug/kmemleak
+	fi
+	cp /proc/vmstat $st/vmstat.before
+	ptl_before=$(ptl_objects)
+	pt_before=$(vmstat_get nr_page_table_pages $st/vmstat.before)
+	[ -r /proc/lock_stat ] && echo 0 > /proc/lock_stat
+
+	echo "# $(nproc) CPUs online, $STRESSORS for $secs s"
+	for s in $STRESSORS; do
+		: > $st/$s.rounds
+		"s_$s" &
+		pids+=($!)
+	done
+	sleep "$secs"
+	touch $st/stop
+	t0=$(date +%s)
+	# every loop must end within 120 s of the stop (one round of each)
+	for s in "${pids[@]}"; do
+		while kill -0 "$s" 2> /dev/null && [ $(($(date +%s) - t0)) -lt 120 ]; do sleep 1; done
+	done
+	left=$(i=0; for s in $STRESSORS; do kill -0 "${pids[i]}" 2> /dev/null && echo "$s:${pids[i]}"; i=$((i + 1)); done)
+	n=0
+	for s in $STRESSORS; do
+		n=$((n + 1))
+		r=$(wc -l < $st/$s.rounds)
+		e=$(cat $st/$s.err 2> /dev/null | wc -l)
+		if [ "$r" -gt 0 ] && [ "$e" = 0 ]; then
+			echo "ok $n stressor $s: $r rounds, no error"
+		else
+			echo "not ok $n stressor $s: $r rounds, $e errors: $(head -n 3 $st/$s.err 2> /dev/null | tr '\n' ';')"
+		fi
+	done
+	n=$((n + 1))
+	if [ -z "$left" ]; then
+		echo "ok $n every stressor stopped within 120 s ($(($(date +%s) - t0)) s)"
+	else
+		echo "not ok $n stressors still running 120 s after the stop: $(echo $left)"
+		ps -eo pid,ppid,stat,wchan:32,args | sed 's/^/# /' | head -n 40
+		for s in $left; do pkill -KILL -P "${s#*:}"; kill -KILL "${s#*:}"; done 2> /dev/null
+	fi
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 > "$c" 2> /dev/null; done
+	[ -s $st/hotplug.busy ] && echo "# hotplug: $(wc -l < $st/hotplug.busy) offline attempts refused (EBUSY), not counted as errors"
+
+	case ,${MMSCALE_INJECT:-none}, in
+	*,leak,*)
+		echo "# INJECT=leak: 32 MiB of tmpfs charged to persist0"
+		sh -c 'echo $$ > "$1/cgroup.procs" && head -c 33554432 /dev/zero > /dev/shm/mmscale-injected-leak' sh $cg/persist0 ;;
+	esac
+	case ,${MMSCALE_INJECT:-none}, in
+	*,warn,*)
+		echo "# INJECT=warn: a WARNING line in the kernel log"
+		echo "WARNING: CPU: 0 PID: 1 at mmscale-injected-warning (make stress INJECT=warn)" > /dev/kmsg ;;
+	esac
+
+	# charges: every persistent child back to (almost) nothing
+	for s in 0 1 2 3; do
+		echo 1G > $cg/persist$s/memory.reclaim 2> /dev/null
+		# a memory.high below the usage drains the CPUs' charge stocks
+		# and reclaims (memory.max would also call the OOM killer, whose
+		# report is a Call Trace in the log)
+		echo 0 > $cg/persist$s/memory.high 2> /dev/null
+		cur=$(cat $cg/persist$s/memory.current)
+		echo max > $cg/persist$s/memory.high
+		n=$((n + 1))
+		if [ $((cur / 1024)) -le "$cg_bound_kb" ]; then
+			echo "ok $n persist$s: memory.current $cur bytes after reclaim and drain (bound $cg_bound_kb KiB)"
+		else
+			echo "not ok $n persist$s: memory.current $cur bytes after reclaim and drain (bound $cg_bound_kb KiB)"
+		fi
+	done
+	for s in 0 1 2 3; do rmdir $cg/persist$s; done
+	t0=$(date +%s)
+	while [ "$(awk '$1 == "nr_dying_descendants" { print $2 }' $cg/cgroup.stat)" != 0 ] &&
+		[ $(($(date +%s) - t0)) -lt 60 ]; do
+		echo 2 > /proc/sys/vm/drop_caches
+		sleep 1
+	done
+	n=$((n + 1))
+	v=$(awk '$1 == "nr_dying_descendants" { print $2 }' $cg/cgroup.stat)
+	[ "$v" = 0 ] && echo "ok $n nr_dying_descendants 0 within 60 s ($(($(date +%s) - t0)) s)" ||
+		echo "not ok $n nr_dying_descendants $v after 60 s"
+	# reparented kernel objects of the removed children (dentries of
+	# their deleted files, ...) are reclaimable: reclaim before reading
+	echo 2 > /proc/sys/vm/drop_caches
+	echo 1G > $cg/memory.reclaim 2> /dev/null
+	kb=$(awk '$1 == "kernel" { print int($2 / 1024) }' $cg/memory.stat)
+	n=$((n + 1))
+	[ "${kb:-0}" -le $((cg_bound_kb * 4)) ] &&
+		echo "ok $n parent memory.stat kernel $kb KiB (bound 4 x $cg_bound_kb KiB)" ||
+		echo "not ok $n parent memory.stat kernel $kb KiB (bound 4 x $cg_bound_kb KiB)"
+
+	# the series' counters, deltas over the run
+	cp /proc/vmstat $st/vmstat.after
+	d() { echo $(($(vmstat_get "$1" $st/vmstat.after) - $(vmstat_get "$1" $st/vmstat.before))); }
+	if grep -q '^vmalloc_tlb_flush ' /proc/vmstat; then
+		a=$(d vmalloc_tlb_flush)
+		b=$(($(d vmalloc_purge_threshold) + $(d vmalloc_purge_alloc_fail) + $(d vmalloc_purge_explicit)))
+		n=$((n + 1))
+		# one flush at most per counted purge; +1: a purge counted before
+		# the first snapshot may flush after it
+		[ "$a" -le $((b + 1)) ] && echo "ok $n vmalloc: $a TLB flushes <= $b purges + 1" ||
+			echo "not ok $n vmalloc: $a TLB flushes > $b purges + 1"
+		a=$(d vmalloc_purged_areas) b=$(d vmalloc_purged_pages)
+		n=$((n + 1))
+		[ "$a" -le "$b" ] && echo "ok $n vmalloc: $a purged areas <= $b purged pages" ||
+			echo "not ok $n vmalloc: $a purged areas > $b purged pages"
+		echo "# vmalloc deltas: $(for k in purge_threshold purge_alloc_fail purge_explicit purged_areas purged_pages tlb_flush pool_hit pool_decay; do printf '%s=%s ' $k "$(d vmalloc_$k)"; done)"
+	fi
+	if grep -q '^memcg_stock_uncharge ' /proc/vmstat; then
+		v=$(zcat /proc/config.gz | sed -n 's/^CONFIG_MEMCG_NR_STOCK=//p')
+		a=$(d memcg_stock_uncharge) b=$(d memcg_charge_hierarchical)
+		bound=$((b + ${v:-1} * $(nproc --all)))
+		n=$((n + 1))
+		# each stock uncharge returns a batch one hierarchical charge put
+		# there; slots filled before the run (NR_STOCK per CPU) may drain in it
+		[ "$a" -le "$bound" ] && echo "ok $n memcg: $a stock uncharges <= $b hierarchical charges + ${v:-1} x $(nproc --all) slots" ||
+			echo "not ok $n memcg: $a stock uncharges > $b hierarchical charges + ${v:-1} x $(nproc --all) slots"
+		echo "# memcg deltas: $(for k in stock_hit stock_miss stock_evict stock_uncharge charge_hierarchical; do printf '%s=%s ' $k "$(d memcg_$k)"; done)"
+	fi
+	if [ -r $ptl/objects ]; then
+		a=$(ptl_objects)
+		b=$(vmstat_get nr_page_table_pages $st/vmstat.after)
+		v=$(( $(cat $ptl/objs_per_slab) * $(nproc --all) ))
+		n=$((n + 1))
+		# one ptlock per PTE or PMD table; "objects" counts the free
+		# objects of CPU slabs as used: at most objs_per_slab per CPU
+		if [ $((a - ptl_before)) -le $((b - pt_before > 0 ? b - pt_before + v : v)) ]; then
+			echo "ok $n page->ptl: $ptl_before -> $a objects, page tables $pt_before -> $b (slack $v)"
+		else
+			echo "not ok $n page->ptl: $ptl_before -> $a objects, page tables $pt_before -> $b (slack $v)"
+		fi
+	fi
+
+	# kmemleak: leaks in the series' code fail, the rest are listed
+	n=$((n + 1))
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan > /sys/kernel/debug/kmemleak
+		sleep 5
+		echo scan > /sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak > $st/kmemleak
+		a=$(grep -c '^unreferenced object' $st/kmemleak)
+		b=$(awk '/^unreferenced object/ { if (hit) n++; hit = 0 }
+			/ptlock|memcg_stock|stock_|refill_stock|drain_stock|vmap_area|purge_vmap|vmap_lazy|__slab_free|slab_free_lock/ { hit = 1 }
+			END { if (hit) n++; print n + 0 }' $st/kmemleak)
+		[ "$b" = 0 ] && echo "ok $n kmemleak: 0 leaks in the series' code paths ($a suspected in all)" ||
+			echo "not ok $n kmemleak: $b leaks in the series' code paths ($a suspected in all)"
+		grep -A12 '^unreferenced object' $st/kmemleak | head -n 60 | sed 's/^/# /'
+	else
+		echo "ok $n kmemleak # SKIP no /sys/kernel/debug/kmemleak (CONFIG_DEBUG_KMEMLEAK off)"
+	fi
+	[ -x "$sbin/slabinfo" ] && "$sbin/slabinfo" -r 'page->ptl' 2>&1 | head -n 30 | sed 's/^/# /'
+	echo "1..$n"
+}
+
+# facts after the section: contention that only parallel vCPUs give
+stress_facts() {
+	local f c
+	if [ -r /proc/lock_stat ]; then
+		grep -E ':' /proc/lock_stat | grep -E 'list_lock|lazy\.lock|vmap_purge_lock|stock_lock|ptl' |
+			awk '{ print "mmscale: fact lock_stat " $0 }' | head -n 12
+	fi
+	# the caches with slab_debug take the debug free path, not
+	# __slab_free's: count the others
+	if ls /sys/kernel/slab/*/free_locked_redo > /dev/null 2>&1; then
+		for c in /sys/kernel/slab/*; do
+			[ -L "$c" ] || [ ! -r "$c/free_locked_redo" ] && continue
+			echo "${c##*/} $(cut -d' ' -f1 "$c/free_list_lock") $(cut -d' ' -f1 "$c/free_locked_redo") $(cut -d' ' -f1 "$c/free_slowpath")"
+		done > $st/slubstats
+		awk '{ l += $2; r += $3; s += $4; n++ } END {
+			printf "mmscale: fact SLUB_STATS %d caches: free_slowpath %d, free_list_lock %d, free_locked_redo %d\n", n, s, l, r }' $st/slubstats
+		sort -k3,3nr -k2,2nr $st/slubstats | head -n 5 |
+			awk '{ printf "mmscale: fact SLUB_STATS %s: free_list_lock %d free_locked_redo %d free_slowpath %d\n", $1, $2, $3, $4 }'
+	fi
+	echo "mmscale: fact stressors: $(for s in $STRESSORS; do printf '%s=%s ' $s "$(wc -l < $st/$s.rounds)"; done)"
+}
+
+section stress stress_run
+stress_facts

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# tests/stress.t - make stress's front end: every bad setting is refused
+# with one line before any stage runs; boot.sh takes ACCEL=mttcg (and puts
+# tcg,thread=multi on QEMU's line); the stress plan parses.  (The run
+# itself, and its injected faults, are in docs/stress.md with their
+# numbers: it needs its own kernel, which CI does not build.)
+# Needs: bash, make.
+source "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+one_error() { [ "$(grep -c '^ERROR:' "$1")" = 1 ] && has "$1" "$2"; }
+
+make -s -C "$TOP" stress SECONDS=5 > "$tmp/o1" 2>&1
+check "SECONDS=5: refused" one_error "$tmp/o1" "SECONDS must be a whole number from 30 to 3600, not '5'"
+make -s -C "$TOP" stress SECONDS=abc > "$tmp/o2" 2>&1
+check "SECONDS=abc: refused" one_error "$tmp/o2" "SECONDS must be a whole number from 30 to 3600, not 'abc'"
+make -s -C "$TOP" stress CONFIG=foo > "$tmp/o3" 2>&1
+check "CONFIG=foo: refused" one_error "$tmp/o3" "CONFIG must be 'rt', not 'foo'"
+VCPUS=3 make -s -C "$TOP" stress > "$tmp/o4" 2>&1
+check "VCPUS=3: refused" one_error "$tmp/o4" "VCPUS must be an even number from 4 to 16, not '3'"
+make -s -C "$TOP" stress INJECT=oops > "$tmp/o5" 2>&1
+check "INJECT=oops: refused" one_error "$tmp/o5" "INJECT must be 'leak', 'warn', 'none' or a comma list of them, not 'oops'"
+STRESS_SECONDS=60 CONFIG=rt INJECT=leak "$TOP/lab/stress.sh" --check > "$tmp/o6" 2>&1
+check "good settings pass the check" test $? -eq 0
+ACCEL=mttcg "$TOP/lab/boot.sh" -k /nonexistent -l "$tmp/log" > "$tmp/o7" 2>&1
+check "boot.sh takes ACCEL=mttcg (then fails on the missing kernel only)" one_error "$tmp/o7" "kernel image /nonexistent does not exist"
+check "boot.sh: mttcg is multi-threaded TCG on QEMU's line" grep -q 'mttcg) printf .%s\\n. -accel tcg,thread=multi' "$TOP/lab/boot.sh"
+check "lab/guest-stress.sh parses" bash -n "$TOP/lab/guest-stress.sh"
+check "lab/guest-bootparams.sh parses" bash -n "$TOP/lab/guest-bootparams.sh"
+done_testing
