@@ -17,10 +17,14 @@
 #                               mmscale-base, 6.12.117-mmscale) that install
 #                               side by side, in build/deb/<time>/; boots the
 #                               head one in the lab (lab/deb.sh)
-#   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn]
+#   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain]
 #                               the series at once on the debug kernel with
 #                               kmemleak, 4 vCPUs under multi-threaded TCG,
 #                               CPU hotplug, cgroup churn (lab/stress.sh)
+#   make equiv                  the series applied with every option off
+#                               against 6.12, debug kernels: the same
+#                               upstream KUnit and selftest verdicts, diff
+#                               printed (lab/equiv.sh; not in make check)
 #   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs,
 #                               written to a new build/compare/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
@@ -44,7 +48,7 @@ CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 BUILD ?= build
 
-.PHONY: all run check deps source tree export build shell test bench deb stress compare bisect topics mail kunit docs help clean
+.PHONY: all run check deps source tree export build shell test bench deb stress equiv compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -92,6 +96,10 @@ deb:
 stress:
 	STRESS_SECONDS=$(SECONDS) lab/stress.sh --check
 	STRESS_SECONDS=$(SECONDS) lab/stress.sh
+
+equiv:
+	lab/equiv.sh --check
+	lab/equiv.sh
 
 compare:
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))

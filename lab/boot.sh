@@ -8,6 +8,10 @@
 #             "modules" and mounted on /lib/modules in the guest
 #   -p FILE   plan script the guest sources (see lab/guest-init.sh)
 #   -t SECS   hard timeout; QEMU is killed when it expires (default 1800)
+#   -u SECS   userspace deadline: QEMU is killed when the console has no
+#             "mmscale: guest up" line SECS after the start (default 0:
+#             none); the log then ends with a "# boot.sh: no userspace"
+#             line, and boot.sh exits 3
 #   -c N      vCPUs (default 2)         -m MIB  memory (default 3072)
 #   -n N      NUMA nodes (default 2), one socket each; vCPUs (a multiple of
 #             N) and memory are split evenly
@@ -45,14 +49,15 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-kernel= log= modroot= plan= timeout_s=1800 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0 interactive=0
-while getopts "k:l:M:p:t:c:m:n:a:s:w:i" opt; do
+kernel= log= modroot= plan= timeout_s=1800 up_s=0 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0 interactive=0
+while getopts "k:l:M:p:t:u:c:m:n:a:s:w:i" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	l) log=$OPTARG ;;
 	M) modroot=$OPTARG ;;
 	p) plan=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
+	u) up_s=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	n) nodes=$OPTARG ;;
@@ -72,6 +77,7 @@ want_opt() {
 	in_range "$2" "$3" "$4" || die "$1 takes $5 from $3 to $4, not '$2'"
 }
 want_opt -t "$timeout_s" 1 86400 "seconds"
+want_opt -u "$up_s" 0 86400 "seconds"
 want_opt -c "$cpus" 1 64 "a vCPU count"
 want_opt -n "$nodes" 1 8 "a NUMA node count"
 want_opt -m "$mem" 256 1048576 "MiB"
@@ -123,16 +129,39 @@ qemu_args() {
 cmdline="console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro"
 cmdline+=" init=$LAB_DIR/guest-init.sh panic=-1 log_buf_len=8M"
 
-# boot_once ACCEL TIMEOUT CMDLINE LOG: one QEMU run, console to LOG
+# boot_once ACCEL TIMEOUT CMDLINE LOG [UP]: one QEMU run, console to LOG;
+# with UP > 0, QEMU is killed (and 3 returned) when LOG has no "mmscale:
+# guest up" line UP seconds after the start
 boot_once() {
-	local accel=$1 t=$2 cl=$3 out=$4 args
+	local accel=$1 t=$2 cl=$3 out=$4 up=${5:-0} args wd= rc
 	mapfile -t args < <(qemu_args "$accel" stdio)
 	echo "# qemu-system-x86_64 ${args[*]} -append \"$cl\"" > "$out"
-	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -append "$cl" < /dev/null 2>&1 |
+	rm -f "$out.pid" "$out.no-userspace"
+	if [ "$up" -gt 0 ]; then
+		(
+			end=$((SECONDS + up))
+			while [ $SECONDS -lt "$end" ]; do
+				sleep 5
+				! grep -q '^mmscale: guest up' "$out" || exit 0
+			done
+			: > "$out.no-userspace"
+			kill "$(cat "$out.pid" 2> /dev/null)" 2> /dev/null
+		) &
+		wd=$!
+	fi
+	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -pidfile "$out.pid" -append "$cl" < /dev/null 2>&1 |
 		sed -u 's/\r$//' | tee -a "$out" |
 		{ grep --line-buffered '^mmscale:' || true; } |
 		while IFS= read -r line; do say "$line"; done
-	return "${PIPESTATUS[0]}"
+	rc=${PIPESTATUS[0]}
+	[ -z "$wd" ] || kill "$wd" 2> /dev/null || true
+	rm -f "$out.pid"
+	if [ -e "$out.no-userspace" ]; then
+		rm -f "$out.no-userspace"
+		echo "# boot.sh: no userspace: no 'mmscale: guest up' within ${up}s, QEMU killed" >> "$out"
+		return 3
+	fi
+	return "$rc"
 }
 
 # boot_console ACCEL TIMEOUT CMDLINE LOG: one QEMU run whose console is
@@ -206,7 +235,12 @@ if [ "$interactive" = 1 ]; then
 	say "the console is this terminal: Ctrl-a x quits QEMU"
 	boot_console "$accel" "$timeout_s" "$full" "$log" || rc=$?
 else
-	boot_once "$accel" "$timeout_s" "$full" "$log" || rc=$?
+	boot_once "$accel" "$timeout_s" "$full" "$log" "$up_s" || rc=$?
+fi
+if [ "$rc" = 3 ]; then
+	tail -n 5 "$log" >&2
+	say "guest did not reach userspace within ${up_s}s (-u); QEMU was killed"
+	exit 3
 fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	tail -n 5 "$log" >&2

@@ -28,7 +28,9 @@
 # printed as "mmscale: fact" lines after the section.
 # MMSCALE_INJECT=leak leaves 32 MiB of tmpfs charged to persist0 (the memcg
 # check must fail); =warn writes a WARNING line to the kernel log (the
-# report must fail).
+# report must fail); =drain leaves a removed memcg's charge in the stock of
+# an isolated CPU that the offline drain skips (the nr_dying check must
+# fail; see inject_drain).
 # What it needs: the helpers of lab/guest-init.sh; bash, coreutils, kmod,
 # util-linux, rt-tests (hackbench), stress-ng on the host root; the
 # workloads built on the host (MMSCALE_BIN); cgroup v2; debugfs (kmemleak).
@@ -179,6 +181,27 @@ ptl_objects() {
 	awk '{ print $1 }' $ptl/objects
 }
 
+# inject_drain: a missed drain of the charge stock.  drain_all_stock() (6.12
+# and the series) skips isolated CPUs, so: CPU 1 becomes an isolated cpuset
+# partition, a task in its child memcg "victim" charges on CPU 1 (the stock
+# of CPU 1 keeps the rest of the batch and a reference on victim), exits,
+# and victim is removed.  Its offline drain skips CPU 1, and nothing runs
+# there to evict the slot, so victim stays dying: the nr_dying check must
+# fail.
+inject_drain() {
+	local iso=/sys/fs/cgroup/mmscale-iso p
+	echo "# INJECT=drain: a charge stocked on isolated CPU 1 for a memcg then removed"
+	echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $iso && echo 1 > $iso/cpuset.cpus && echo isolated > $iso/cpuset.cpus.partition
+	p=$(cat $iso/cpuset.cpus.partition)
+	[ "$p" = isolated ] || { echo "# INJECT=drain: CPU 1 not isolated: $p"; return; }
+	echo +memory > $iso/cgroup.subtree_control && mkdir -p $iso/victim
+	sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-drain && rm /dev/shm/mmscale-drain' \
+		sh $iso/victim
+	rmdir $iso/victim
+	echo "# INJECT=drain: victim removed; CPU 1 stays isolated until the guest stops"
+}
+
 stress_run() {
 	local s pids=() t0 left c cur ok_all kb v a b bound
 	echo "TAP version 13"
@@ -246,6 +269,10 @@ stress_run() {
 		echo "WARNING: CPU: 0 PID: 1 at mmscale-injected-warning (make stress INJECT=warn)" > /dev/kmsg ;;
 	esac
 
+	case ,${MMSCALE_INJECT:-none}, in
+	*,drain,*) inject_drain ;;
+	esac
+
 	# charges: every persistent child back to (almost) nothing
 	for s in 0 1 2 3; do
 		echo 1G > $cg/persist$s/memory.reclaim 2> /dev/null
@@ -263,14 +290,16 @@ stress_run() {
 		fi
 	done
 	for s in 0 1 2 3; do rmdir $cg/persist$s; done
+	# every removed cgroup of the guest, not only $cg's (INJECT=drain's
+	# victim is outside it); the guest makes no cgroups of its own
 	t0=$(date +%s)
-	while [ "$(awk '$1 == "nr_dying_descendants" { print $2 }' $cg/cgroup.stat)" != 0 ] &&
+	while [ "$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)" != 0 ] &&
 		[ $(($(date +%s) - t0)) -lt 60 ]; do
 		echo 2 > /proc/sys/vm/drop_caches
 		sleep 1
 	done
 	n=$((n + 1))
-	v=$(awk '$1 == "nr_dying_descendants" { print $2 }' $cg/cgroup.stat)
+	v=$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)
 	[ "$v" = 0 ] && echo "ok $n nr_dying_descendants 0 within 60 s ($(($(date +%s) - t0)) s)" ||
 		echo "not ok $n nr_dying_descendants $v after 60 s"
 	# reparented kernel objects of the removed children (dentries of

@@ -9,11 +9,14 @@
 #               the shell's run time)
 #   CONFIG=rt   PREEMPT_RT as well (configs/rt.config)
 #   VCPUS=N     vCPUs, even, 4..16 (default 4, on 2 NUMA nodes)
-#   INJECT=leak|warn|none  faults the run must catch, comma separated
-#               (default none): leak
-#               leaves a task holding memory in a cgroup the checks expect
-#               empty; warn writes a kernel WARNING line to the log
+#   INJECT=leak|warn|drain|none  faults the run must catch, comma
+#               separated (default none): leak leaves a task holding memory
+#               in a cgroup the checks expect empty; warn writes a kernel
+#               WARNING line to the log; drain leaves a removed memcg in the
+#               charge stock of an isolated CPU, which the drain skips
 #   BOOT_TIMEOUT (seconds; default SECONDS + 1800)
+#   UP_TIMEOUT  seconds the boot may take to reach userspace (default 600)
+#               before QEMU is killed (a boot that hangs fails in minutes)
 # What it does: deps, source and tree as make run; builds
 # build/vm-debug-mmscale-stress[-rt] (make check's debug kernel plus
 # configs/stress.config: KASAN_VMALLOC and VMAP_STACK, kmemleak, LOCK_STAT,
@@ -43,13 +46,15 @@ stage stress
 	die "SECONDS must be a whole number from 30 to 3600, not '$STRESS_SECONDS'"
 want_choice CONFIG rt
 for i in $(echo "${INJECT:-none}" | tr , " "); do
-	[[ $i =~ ^(leak|warn|none)$ ]] || die "INJECT must be 'leak', 'warn', 'none' or a comma list of them, not '$INJECT'"
+	[[ $i =~ ^(leak|warn|drain|none)$ ]] || die "INJECT must be 'leak', 'warn', 'drain', 'none' or a comma list of them, not '$INJECT'"
 done
 VCPUS=${VCPUS:-4}
 in_range "$VCPUS" 4 16 && [ $((VCPUS % 2)) = 0 ] || die "VCPUS must be an even number from 4 to 16, not '$VCPUS'"
 secs=${STRESS_SECONDS:-300}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((secs + 1800))}
 want_number BOOT_TIMEOUT 1 86400
+UP_TIMEOUT=${UP_TIMEOUT:-600}
+want_number UP_TIMEOUT 60 86400
 want_linux_src
 [ "${1:-}" != --check ] || exit 0
 [ $# = 0 ] || die "usage: $0 [--check]"
@@ -76,10 +81,11 @@ gcc -O2 -o "$out/bin/slabinfo" "$TREE/tools/mm/slabinfo.c" 2> "$out/slabinfo-bui
 caches="page->ptl,kmalloc-256,kmalloc-cg-64,vmap_area"
 args="slab_debug=FZPU,$caches"
 # boot_try N: one boot; 0 done, 2 the known MTTCG pre-userspace oops, 1 else
+# (a boot with no userspace after UP_TIMEOUT s is killed and is "else")
 boot_try() {
 	local log=$out/console-$1.log rc=0
 	ACCEL=mttcg "$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -M "$O/modroot" -l "$log" \
-		-p "$LAB_DIR/guest-stress.sh" -t "$BOOT_TIMEOUT" -c "$VCPUS" -n 2 -m 4096 -a "$args" \
+		-p "$LAB_DIR/guest-stress.sh" -t "$BOOT_TIMEOUT" -u "$UP_TIMEOUT" -c "$VCPUS" -n 2 -m 4096 -a "$args" \
 		-- MMSCALE_STRESS_SECONDS="$secs" MMSCALE_BIN="$out/bin" MMSCALE_CACHES="$caches" \
 		MMSCALE_INJECT="${INJECT:-none}" 2>&1 | tee "$out/boot-$1.out" || rc=$?
 	[ "$rc" = 0 ] && return 0
@@ -99,7 +105,12 @@ if [ "$rc" = 2 ]; then
 	boot_try 2 || rc=$?
 fi
 t_boot=$(($(date +%s) - t1))
-[ "$rc" = 0 ] || die "the stress boot failed ($(ls "$out"/console-*.log | tail -n 1))"
+if [ "$rc" != 0 ]; then
+	log=$(ls "$out"/console-*.log | tail -n 1)
+	grep -q '^# boot.sh: no userspace' "$log" &&
+		die "the stress boot hung before userspace (no 'mmscale: guest up' in ${UP_TIMEOUT} s; last kernel line: $(grep -v '^#' "$log" | tail -n 1 | cut -c1-100)); retries $retries ($log)"
+	die "the stress boot failed; retries $retries ($log)"
+fi
 log=$(ls "$out"/console-*.log | tail -n 1)
 "$LAB_DIR/report.py" --console "$log" --ksrc "$TREE" --out "$out" --expect stress > "$out/report.txt" || rc=$?
 cat "$out/report.txt"

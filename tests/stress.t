@@ -19,8 +19,8 @@ check "CONFIG=foo: refused" one_error "$tmp/o3" "CONFIG must be 'rt', not 'foo'"
 VCPUS=3 make -s -C "$TOP" stress > "$tmp/o4" 2>&1
 check "VCPUS=3: refused" one_error "$tmp/o4" "VCPUS must be an even number from 4 to 16, not '3'"
 make -s -C "$TOP" stress INJECT=oops > "$tmp/o5" 2>&1
-check "INJECT=oops: refused" one_error "$tmp/o5" "INJECT must be 'leak', 'warn', 'none' or a comma list of them, not 'oops'"
-STRESS_SECONDS=60 CONFIG=rt INJECT=leak "$TOP/lab/stress.sh" --check > "$tmp/o6" 2>&1
+check "INJECT=oops: refused" one_error "$tmp/o5" "INJECT must be 'leak', 'warn', 'drain', 'none' or a comma list of them, not 'oops'"
+STRESS_SECONDS=60 CONFIG=rt INJECT=leak,drain "$TOP/lab/stress.sh" --check > "$tmp/o6" 2>&1
 check "good settings pass the check" test $? -eq 0
 ACCEL=mttcg "$TOP/lab/boot.sh" -k /nonexistent -l "$tmp/log" > "$tmp/o7" 2>&1
 check "boot.sh takes ACCEL=mttcg (then fails on the missing kernel only)" one_error "$tmp/o7" "kernel image /nonexistent does not exist"
