@@ -247,6 +247,14 @@ def change(a, b):
     return '%+15.1f%%' % ((mb - ma) / abs(ma) * 100)
 
 
+def one_sided(va, vb, key):
+    """A row of a key that only one side has: that side's cell, a dash
+    for the other, no change."""
+    dash = '%14s %5s' % ('-', '')
+    return '%s %16s  %s  %s (%s only)' % (cell(va) if va else dash, '', cell(vb) if vb else dash,
+                                          key, 'base' if va else 'head')
+
+
 def slab_frees(counters, cache):
     return (counters.get('slab.%s.free_fastpath' % cache, 0.0) +
             counters.get('slab.%s.free_slowpath' % cache, 0.0))
@@ -420,7 +428,7 @@ def print_report(args, a, b, base, head, plotdir):
         for key in keys:
             va, vb = values(base, w, 'metrics', key), values(head, w, 'metrics', key)
             if not va or not vb:
-                print('%40s   %s (no result on %s)' % ('', key, 'base' if not va else 'head'))
+                print(one_sided(va, vb, key))
                 continue
             print('%s %s%s %s  %s' % (cell(va), change(va, vb), '*' if significant(va, vb) else ' ',
                                       cell(vb), key))
@@ -448,7 +456,10 @@ def counter_tables(base, head, workloads, show_all, only=None):
             if only and not re.search(only, key):
                 continue
             va, vb = values(base, w, 'counters', key), values(head, w, 'counters', key)
-            if not va or not vb or (not any(va) and not any(vb)):
+            if not any(va) and not any(vb):
+                continue
+            if not va or not vb:
+                rows.append(one_sided(va, vb, key))
                 continue
             rows.append('%s %s%s %s  %s' % (cell(va), change(va, vb), '*' if significant(va, vb) else ' ',
                                             cell(vb), key))

@@ -32,6 +32,8 @@ check "report: overlapping runs are not significant" \
 	has "$out" '^ +5067 ±  2% +-1\.3%  +5000        hackbench\.throughput$'
 # base 4000 4100 3900 vs head 5000 5100
 check "report: stddev under 2% is not printed" has "$out" '^ +4000 ±  2% +\+26\.2%\* +5050        hackbench\.throughput$'
+check "report: a point only head has shows head's numbers" \
+	has "$out" '^ +- +  +310\.0 ±  5%  test_vmalloc\.fix_size\.usec \(head only\)$'
 check "report: counters per 1000 ops" has "$out" '^ +15\.3 ±  4% +-2\.2% +15\.0        kprobe\.page_counter_try_charge$'
 check "report: unlisted vm events are hidden" bash -c "! grep -q nr_free_pages '$out'"
 check "report: failed boot listed" has "$out" 'base run 4 \(missing.log\): boot failed or timed out'
