@@ -14,12 +14,19 @@
  * parent samples the sum once a second, drops the first -w samples as
  * warm-up and prints ops/s per sample and their mean.
  *
+ * -a keeps the mapping: the task maps once, then loops writing one byte
+ * per page and madvise(MADV_DONTNEED) of the whole range, so every round
+ * faults in and frees (and charges and uncharges) every page without the
+ * mmap/munmap of the other modes.  This is the fault loop of upstream's
+ * page_counter stock proposal; with -k 1 -c it runs one per cgroup
+ * ("memcg-madvise-fault" in bench/workloads.sh).
+ *
  * -b MIB changes the mapping size (default 128).  -c PREFIX moves process
  * i into the cgroup directory PREFIX<i> before it starts (processes mode
  * only): with -k 1 -b 64 that is the 2009 parallel page-fault test, one
  * task per memory cgroup ("memcg-parallel-fault" in bench/workloads.sh).
  *
- * Usage: page_fault [-k 1|2|3] [-m threads|processes] [-t TASKS] [-b MIB]
+ * Usage: page_fault [-k 1|2|3] [-a] [-m threads|processes] [-t TASKS] [-b MIB]
  *                   [-s SECONDS] [-w WARMUP] [-d DIR] [-c CGROUP_PREFIX]
  * The file lives in DIR (default /tmp; the lab mounts tmpfs there).
  * Output, one line per sample, then the mean with LKP-style keys and the
@@ -36,7 +43,7 @@
 #include <sys/wait.h>
 #include "sampler.h"
 
-static int kind = 3, nr_tasks = 1, seconds = 5, warmup = 1, use_threads = 1;
+static int kind = 3, nr_tasks = 1, seconds = 5, warmup = 1, use_threads = 1, advise;
 static unsigned long map_bytes = 128UL << 20;
 static const char *dir = "/tmp", *cgroup_prefix;
 static long page_size;
@@ -66,6 +73,21 @@ static void *task(void *arg)
 
 	if (kind == 1)
 		flags |= MAP_ANONYMOUS;
+	if (advise) {
+		char *p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, flags, fd, 0);
+		unsigned long off;
+
+		if (p == MAP_FAILED)
+			die("mmap");
+		for (;;) {
+			for (off = 0; off < map_bytes; off += page_size) {
+				p[off] = 0;
+				(*ops)++;
+			}
+			if (madvise(p, map_bytes, MADV_DONTNEED))
+				die("madvise");
+		}
+	}
 	for (;;) {
 		char *p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, flags, fd, 0);
 		unsigned long off;
@@ -88,9 +110,10 @@ int main(int argc, char **argv)
 	double mean;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "k:m:t:b:s:w:d:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:am:t:b:s:w:d:c:")) != -1) {
 		switch (opt) {
 		case 'k': kind = atoi(optarg); break;
+		case 'a': advise = 1; break;
 		case 'm':
 			if (strcmp(optarg, "threads") && strcmp(optarg, "processes"))
 				goto usage;
@@ -131,8 +154,9 @@ int main(int argc, char **argv)
 	}
 	mean = sampler_run(warmup, seconds);
 	mode = use_threads ? "threads" : "processes";
-	printf("page_fault%d will-it-scale.%d.%s %.0f\n", kind, nr_tasks, mode, mean);
-	printf("page_fault%d will-it-scale.per_%s_ops %.0f\n", kind,
+	printf("page_fault%d%s will-it-scale.%d.%s %.0f\n", kind, advise ? "-madvise" : "",
+	       nr_tasks, mode, mean);
+	printf("page_fault%d%s will-it-scale.per_%s_ops %.0f\n", kind, advise ? "-madvise" : "",
 	       use_threads ? "thread" : "process", mean / nr_tasks);
 	printf("total_ops %lu\n", sampler_total());
 	fflush(stdout);
@@ -144,7 +168,7 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-k 1|2|3] [-m threads|processes] [-t TASKS] [-b MIB] [-s SECONDS] [-w WARMUP] [-d DIR] [-c CGROUP_PREFIX (processes)]\n",
+	fprintf(stderr, "usage: %s [-k 1|2|3] [-a] [-m threads|processes] [-t TASKS] [-b MIB] [-s SECONDS] [-w WARMUP] [-d DIR] [-c CGROUP_PREFIX (processes)]\n",
 		argv[0]);
 	return 2;
 }

@@ -72,6 +72,10 @@ for k in 1 2 3; do for m in threads processes; do for t in 1 2; do
 done; done; done
 full+=(shm-pread-seq-mt:1 shm-pread-seq-mt:2)
 for k in 1 2 4 8; do full+=("memcg-parallel-fault:$k"); done
+# upstream's workloads for a multi-memcg stock: the madvise fault loop in 1,
+# 4 and 32 cgroups, and one iperf3 pair per cgroup (issue 16's K values)
+for k in 1 4 32; do full+=("memcg-madvise-fault:$k"); done
+for k in 1 2 4 6 8 12 16; do full+=("iperf3-cgroup:$k"); done
 for m in process thread; do for i in pipe socket; do
 	full+=("hackbench:$m:$i:2")
 	for k in 1 2 4 8; do full+=("hackbench-cgroup:$m:$i:$k"); done
@@ -99,7 +103,7 @@ if [ -n "${BENCH:-}" ]; then
 			for item in "${matrix[@]}"; do
 				[ "${item%%:*}" = "$name" ] && { pick+=("$item"); n=$((n + 1)); }
 			done
-			[ $n -gt 0 ] || die "unknown workload '$name' (known: page_fault1 page_fault2 page_fault3 shm-pread-seq-mt memcg-parallel-fault hackbench hackbench-cgroup vmalloc)"
+			[ $n -gt 0 ] || die "unknown workload '$name' (known: page_fault1 page_fault2 page_fault3 shm-pread-seq-mt memcg-parallel-fault memcg-madvise-fault iperf3-cgroup hackbench hackbench-cgroup vmalloc)"
 		done
 		matrix=("${pick[@]}")
 	fi

@@ -234,7 +234,7 @@ want_boot_settings() {
 # bytes; sigqueue SIGNALS and ROUNDS 1..1048576
 # (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
 # 4..4194304 KiB (the range vm.vmap_lazy_threshold_kb accepts).
-BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, sigqueue:SIGNALS:ROUNDS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD"
+BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K, iperf3-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD"
 
 # bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
 bench_count() {
@@ -254,9 +254,13 @@ bench_item_error() {
 	shm-pread-seq-mt)
 		[ ${#f[@]} = 2 ] || { echo "want shm-pread-seq-mt:TASKS"; return; }
 		bench_count TASKS 1 8192 "${f[1]}" ;;
-	memcg-parallel-fault)
-		[ ${#f[@]} = 2 ] || { echo "want memcg-parallel-fault:K"; return; }
+	memcg-parallel-fault | memcg-madvise-fault)
+		[ ${#f[@]} = 2 ] || { echo "want ${f[0]}:K"; return; }
 		bench_count "K (memory cgroups)" 1 1024 "${f[1]}" ;;
+	iperf3-cgroup)
+		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want iperf3-cgroup:K[:MIB]"; return; }
+		bench_count "K (iperf3 pairs)" 1 1024 "${f[1]}"
+		[ ${#f[@]} = 2 ] || bench_count MIB 1 65536 "${f[2]}" ;;
 	sigqueue)
 		[ ${#f[@]} = 3 ] || { echo "want sigqueue:SIGNALS:ROUNDS"; return; }
 		bench_count SIGNALS 1 1048576 "${f[1]}"
@@ -330,6 +334,22 @@ host_matrix() {
 		[ "$k" -le 1024 ] || k=1024
 		items+=("memcg-parallel-fault:$k")
 	done
+	# upstream's multi-memcg stock workloads: the madvise fault loop (16
+	# MiB a cgroup) and one iperf3 pair per cgroup, at upstream's K values
+	# (FULL=1) and at one cgroup per CPU and one pair per two CPUs
+	if [ "$full" = 1 ]; then
+		for k in 1 4 32; do items+=("memcg-madvise-fault:$k"); done
+		for k in 1 2 4 6 8 12 16; do items+=("iperf3-cgroup:$k"); done
+	fi
+	k=$n
+	[ "$mem" -le 0 ] || [ $((k * 16)) -le $((mem / 2)) ] || k=$((mem / 2 / 16))
+	[ "$k" -ge 1 ] || k=1
+	[ "$k" -le 1024 ] || k=1024
+	items+=("memcg-madvise-fault:$k")
+	k=$((n / 2))
+	[ "$k" -ge 1 ] || k=1
+	[ "$k" -le 1024 ] || k=1024
+	items+=("iperf3-cgroup:$k")
 	for m in process thread; do for i in pipe socket; do
 		[ "$full" = 1 ] || [ "$m:$i" = process:pipe ] || continue
 		for p in 100 800; do

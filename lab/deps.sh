@@ -26,7 +26,7 @@ pkgs=(
 	# lab: make mail (git format-patch, git send-email --dry-run)
 	git-email libmailtools-perl
 	# benchmarks
-	rt-tests stress-ng gnuplot-nox
+	rt-tests stress-ng gnuplot-nox iperf3
 )
 pkgs+=(${MMSCALE_DEPS:-})
 

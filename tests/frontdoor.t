@@ -62,6 +62,10 @@ check "2: BENCH=memcg-parallel-fault:5000: exit 1" test $? -eq 1
 check "2: ... one line with the bound" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'memcg-parallel-fault:5000': K \(memory cgroups\) must be 1\.\.1024, not '5000'$"
 BENCH=hackbench:process:carrier-pigeon:2 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
 check "2: an unknown hackbench IPC is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'hackbench:process:carrier-pigeon:2': the IPC must be pipe or socket, not 'carrier-pigeon'$"
+BENCH=iperf3-cgroup:4:0 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+check "2: iperf3-cgroup with 0 MiB a pair is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'iperf3-cgroup:4:0': MIB must be 1\.\.65536, not '0'$"
+BENCH=memcg-madvise-fault:0 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+check "2: memcg-madvise-fault:0 is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'memcg-madvise-fault:0': K \(memory cgroups\) must be 1\.\.1024, not '0'$"
 BENCH=sigqueue:0:8 "$TOP/lab/ab.sh" "$tmp/none" "$tmp/none" > "$tmp/out" 2>&1
 check "2: lab/ab.sh BENCH=sigqueue:0:8 is refused too" refused "$tmp/out" "^ERROR: stage ab: BENCH item 'sigqueue:0:8': SIGNALS must be 1\.\.1048576, not '0'$"
 check "2: nothing was made" test ! -e "$BUILD"
