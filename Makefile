@@ -25,6 +25,9 @@
 #                               against 6.12, debug kernels: the same
 #                               upstream KUnit and selftest verdicts, diff
 #                               printed (lab/equiv.sh; not in make check)
+#   make layout                 cache lines of the per-CPU memcg stock for N =
+#                               1, 4, 7, 8, 16 slots, plain, lockdep, RT
+#                               (lab/layout.sh: gdb ptype /o)
 #   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs,
 #                               written to a new build/compare/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
@@ -48,7 +51,7 @@ CONFIGS ?= vm debug
 NAME := $(subst $() ,-,$(strip $(CONFIGS)))
 BUILD ?= build
 
-.PHONY: all run check deps source tree export build shell test bench deb stress equiv compare bisect topics mail kunit docs help clean
+.PHONY: all run check deps source tree export build shell test bench deb stress equiv layout compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -100,6 +103,10 @@ stress:
 equiv:
 	lab/equiv.sh --check
 	lab/equiv.sh
+
+layout:
+	lab/layout.sh --check
+	lab/layout.sh
 
 compare:
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))

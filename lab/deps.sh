@@ -23,6 +23,8 @@ pkgs=(
 	libnuma-dev libcap-dev
 	# lab: QEMU guest, power-off, parsing, patch checks
 	qemu-system-x86 busybox-static python3 perl util-linux e2fsprogs iproute2 coreutils
+	# make layout: struct layouts from DWARF (gdb ptype /o)
+	gdb
 	# lab: make mail (git format-patch, git send-email --dry-run)
 	git-email libmailtools-perl
 	# benchmarks
