@@ -28,9 +28,9 @@
 # printed as "mmscale: fact" lines after the section.
 # MMSCALE_INJECT=leak leaves 32 MiB of tmpfs charged to persist0 (the memcg
 # check must fail); =warn writes a WARNING line to the kernel log (the
-# report must fail); =drain leaves a removed memcg's charge in the stock of
-# an isolated CPU that the offline drain skips (the nr_dying check must
-# fail; see inject_drain).
+# report must fail); =drain (with isolcpus=1 on the command line) leaves a
+# removed memcg's charge in the stock of an isolated CPU, which the offline
+# drain skips (the nr_dying check must fail; see inject_drain).
 # What it needs: the helpers of lab/guest-init.sh; bash, coreutils, kmod,
 # util-linux, rt-tests (hackbench), stress-ng on the host root; the
 # workloads built on the host (MMSCALE_BIN); cgroup v2; debugfs (kmemleak).
@@ -182,24 +182,22 @@ ptl_objects() {
 }
 
 # inject_drain: a missed drain of the charge stock.  drain_all_stock() (6.12
-# and the series) skips isolated CPUs, so: CPU 1 becomes an isolated cpuset
-# partition, a task in its child memcg "victim" charges on CPU 1 (the stock
-# of CPU 1 keeps the rest of the batch and a reference on victim), exits,
-# and victim is removed.  Its offline drain skips CPU 1, and nothing runs
-# there to evict the slot, so victim stays dying: the nr_dying check must
-# fail.
+# and the series) skips isolated CPUs, and make stress INJECT=drain boots
+# with isolcpus=1: a task in the child memcg drain-victim charges on CPU 1
+# (the stock of CPU 1 keeps the rest of the batch and a reference on the
+# memcg), exits, and drain-victim is removed.  Its offline drain skips CPU
+# 1, and nothing else runs there to evict the slot, so drain-victim stays
+# dying: the nr_dying check must fail.
 inject_drain() {
-	local iso=/sys/fs/cgroup/mmscale-iso p
-	echo "# INJECT=drain: a charge stocked on isolated CPU 1 for a memcg then removed"
-	echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control
-	mkdir -p $iso && echo 1 > $iso/cpuset.cpus && echo isolated > $iso/cpuset.cpus.partition
-	p=$(cat $iso/cpuset.cpus.partition)
-	[ "$p" = isolated ] || { echo "# INJECT=drain: CPU 1 not isolated: $p"; return; }
-	echo +memory > $iso/cgroup.subtree_control && mkdir -p $iso/victim
-	sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-drain && rm /dev/shm/mmscale-drain' \
-		sh $iso/victim
-	rmdir $iso/victim
-	echo "# INJECT=drain: victim removed; CPU 1 stays isolated until the guest stops"
+	local v=$cg/drain-victim
+	echo "# INJECT=drain: a charge stocked on isolated CPU 1 for a memcg, then the memcg removed"
+	grep -qx 1 /sys/devices/system/cpu/isolated ||
+		{ echo "# INJECT=drain: CPU 1 is not isolated (/sys/devices/system/cpu/isolated: $(cat /sys/devices/system/cpu/isolated))"; return; }
+	mkdir -p $v
+	taskset -c 1 sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-drain && rm /dev/shm/mmscale-drain' \
+		sh $v
+	rmdir $v
+	echo "# INJECT=drain: drain-victim removed"
 }
 
 stress_run() {
@@ -290,8 +288,7 @@ stress_run() {
 		fi
 	done
 	for s in 0 1 2 3; do rmdir $cg/persist$s; done
-	# every removed cgroup of the guest, not only $cg's (INJECT=drain's
-	# victim is outside it); the guest makes no cgroups of its own
+	# every removed cgroup of the guest (it makes none outside $cg)
 	t0=$(date +%s)
 	while [ "$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)" != 0 ] &&
 		[ $(($(date +%s) - t0)) -lt 60 ]; do
@@ -302,6 +299,18 @@ stress_run() {
 	v=$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)
 	[ "$v" = 0 ] && echo "ok $n nr_dying_descendants 0 within 60 s ($(($(date +%s) - t0)) s)" ||
 		echo "not ok $n nr_dying_descendants $v after 60 s"
+	case ,${MMSCALE_INJECT:-none}, in
+	*,drain,*)
+		# the control: a charge on CPU 1 by another memcg scans CPU 1's
+		# stock, which evicts the dying memcg's slot (the series does
+		# that on every scan), and the dying memcg goes away
+		mkdir -p $cg/drain-control
+		taskset -c 1 sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-control && rm /dev/shm/mmscale-control' \
+			sh $cg/drain-control
+		rmdir $cg/drain-control
+		sleep 5
+		echo "# INJECT=drain control: after a charge on CPU 1 by another memcg, nr_dying_descendants $v -> $(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)" ;;
+	esac
 	# reparented kernel objects of the removed children (dentries of
 	# their deleted files, ...) are reclaimable: reclaim before reading
 	echo 2 > /proc/sys/vm/drop_caches
@@ -377,7 +386,7 @@ stress_run() {
 
 # facts after the section: contention that only parallel vCPUs give
 stress_facts() {
-	local f c
+	local f c files
 	if [ -r /proc/lock_stat ]; then
 		grep -E ':' /proc/lock_stat | grep -E 'list_lock|lazy\.lock|vmap_purge_lock|stock_lock|ptl' |
 			awk '{ print "mmscale: fact lock_stat " $0 }' | head -n 12
@@ -385,10 +394,15 @@ stress_facts() {
 	# the caches with slab_debug take the debug free path, not
 	# __slab_free's: count the others
 	if ls /sys/kernel/slab/*/free_locked_redo > /dev/null 2>&1; then
+		# one awk for every file (a process per file took 2 minutes)
+		files=()
 		for c in /sys/kernel/slab/*; do
 			[ -L "$c" ] || [ ! -r "$c/free_locked_redo" ] && continue
-			echo "${c##*/} $(cut -d' ' -f1 "$c/free_list_lock") $(cut -d' ' -f1 "$c/free_locked_redo") $(cut -d' ' -f1 "$c/free_slowpath")"
-		done > $st/slubstats
+			files+=("$c/free_list_lock" "$c/free_locked_redo" "$c/free_slowpath")
+		done
+		awk 'FNR == 1 { n = split(FILENAME, p, "/"); v[p[n - 1], p[n]] = $1; c[p[n - 1]] = 1 }
+			END { for (k in c) print k, v[k, "free_list_lock"] + 0, v[k, "free_locked_redo"] + 0, v[k, "free_slowpath"] + 0 }' \
+			"${files[@]}" > $st/slubstats
 		awk '{ l += $2; r += $3; s += $4; n++ } END {
 			printf "mmscale: fact SLUB_STATS %d caches: free_slowpath %d, free_list_lock %d, free_locked_redo %d\n", n, s, l, r }' $st/slubstats
 		sort -k3,3nr -k2,2nr $st/slubstats | head -n 5 |

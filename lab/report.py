@@ -7,7 +7,7 @@ kernel's boot output (KUnit ran there), the test sections printed by
 lab/guest-init.sh and the final dmesg dump; parses KUnit's KTAP and each
 section's kselftest TAP with the kernel's own
 tools/testing/kunit/kunit.py parse (--json); scans the kernel log for
-BUG/WARNING/KASAN/Oops/lockdep/RCU-stall reports (any hit fails the run);
+BUG/WARNING/KASAN/Oops/lockdep/RCU-stall/hung-task reports (any hit fails the run);
 prints one row per suite with passed/failed/skipped, the skip reasons, the
 failures, and last the line "N passed, N failed".  Exit status 0 only when
 nothing failed.  A console log that stops inside the boot-time KUnit run
@@ -29,7 +29,7 @@ import sys
 BUG_PATTERNS = [
     r'BUG:', r'WARNING:', r'KASAN:', r'Oops', r'possible circular locking',
     r'self-detected stall', r'detected stalls on CPUs', r'Call Trace:',
-    r'Kernel panic',
+    r'Kernel panic', r'blocked for more than \d+ seconds',
 ]
 BUG_RE = re.compile('|'.join(BUG_PATTERNS))
 # Reports the tests cause on purpose.  Each is (header, frame, reason): a

@@ -25,6 +25,24 @@ check "good settings pass the check" test $? -eq 0
 ACCEL=mttcg "$TOP/lab/boot.sh" -k /nonexistent -l "$tmp/log" > "$tmp/o7" 2>&1
 check "boot.sh takes ACCEL=mttcg (then fails on the missing kernel only)" one_error "$tmp/o7" "kernel image /nonexistent does not exist"
 check "boot.sh: mttcg is multi-threaded TCG on QEMU's line" grep -q 'mttcg) printf .%s\\n. -accel tcg,thread=multi' "$TOP/lab/boot.sh"
+# boot.sh -u: a guest that never reaches userspace is killed at the
+# deadline (a fake QEMU that writes its -pidfile, prints a kernel line and
+# sleeps), exit 3, and the log says so
+mkdir "$tmp/bin"
+cat > "$tmp/bin/qemu-system-x86_64" <<'EOF2'
+#!/bin/bash
+while [ $# -gt 0 ]; do [ "$1" = -pidfile ] && echo $$ > "$2"; shift; done
+echo "[    1.000000] fake kernel: stuck before userspace"
+exec sleep 120
+EOF2
+chmod +x "$tmp/bin/qemu-system-x86_64"
+echo kernel > "$tmp/k"
+t0=$(date +%s)
+PATH=$tmp/bin:$PATH ACCEL=mttcg "$TOP/lab/boot.sh" -k "$tmp/k" -l "$tmp/hang.log" -s 0 -t 100 -u 6 > "$tmp/o8" 2>&1
+rc=$?
+check "boot.sh -u 6: a guest with no userspace is killed, exit 3" test "$rc" = 3
+check "... within seconds of the deadline, not at -t" test $(($(date +%s) - t0)) -lt 30
+check "... and the log ends saying so" bash -c 'tail -n 1 "$1" | grep -q "^# boot.sh: no userspace: no .mmscale: guest up. within 6s, QEMU killed"' _ "$tmp/hang.log"
 check "lab/guest-stress.sh parses" bash -n "$TOP/lab/guest-stress.sh"
 check "lab/guest-bootparams.sh parses" bash -n "$TOP/lab/guest-bootparams.sh"
 done_testing
