@@ -179,10 +179,11 @@ vmstat_lines() {
 
 # snapshot FILE before|after: one "KEY VALUE" per line for every counter.
 # /proc/vmstat is read last before the workload and first after it, and
-# with no process of its own: the awk and grep processes of the other
-# sources then fault and allocate outside the window.  (They used to sit
-# inside it, and head's SLUB_STATS files, which base lacked, made head's
-# pgfault and pgalloc per 1000 operations 7-18% higher in every workload.)
+# with no process of its own: the snapshot's own awk and grep processes
+# then fault and allocate outside the window.  (They used to sit inside
+# it, and head's SLUB_STATS files, which base lacked, gave head's sampler
+# more of them: docs/results.md.)  counters_stop takes the after snapshot
+# as soon as the workload ends, before the metrics are parsed.
 snapshot() {
 	{
 		[ "$2" = before ] || vmstat_lines
@@ -196,12 +197,18 @@ snapshot() {
 
 counters_begin() {
 	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
+	rm -f "$work/after"
 	snapshot "$work/before" before
 }
 
-# counters_end WORKLOAD OPS
-counters_end() {
+# counters_stop: the after snapshot, right when the workload ends
+counters_stop() {
 	snapshot "$work/after" after
+}
+
+# counters_end WORKLOAD OPS (takes the after snapshot unless counters_stop did)
+counters_end() {
+	[ -e "$work/after" ] || snapshot "$work/after" after
 	echo "mmscale: ops $1 $2"
 	awk -v w="$1" 'NR == FNR { b[$1] = $2; next }
 		($1 in b) && $2 != b[$1] { print "mmscale: counter " w " " $1 " " $2 - b[$1] }
@@ -223,6 +230,7 @@ run_sampled() {
 		error "$w $(basename "$1") failed: $(tail -n 1 "$work/err")"
 		return
 	fi
+	counters_stop
 	awk -v w="$w" '$1 != "sample" && $1 != "total_ops" && NF == 3 { print "mmscale: metric " w " " $2 " " $3 }' "$out"
 	counters_end "$w" "$(awk '$1 == "total_ops" { print $2 }' "$out")"
 }
@@ -307,6 +315,7 @@ run_hackbench() {
 	size "$w" $((groups * 20)) "groups=$groups loops=$loops"
 	counters_begin
 	t=$(hb_once "$groups" "$mode" "$ipc" "$size")
+	counters_stop
 	[ -n "$t" ] || { error "$w hackbench failed: $(tail -n 1 "$work/err")"; return; }
 	too_short "$w" "$t" "MMSCALE_HACKBENCH_LOOPS=auto sizes the loops"
 	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(hackbench_msgs "$groups")" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
@@ -341,6 +350,7 @@ run_hackbench_cgroup() {
 	size "$w" $((k * 20)) "cgroups=$k loops=$loops"
 	counters_begin
 	t=$(hb_cgroups "$k" "$mode" "$ipc" "$size")
+	counters_stop
 	cgroups_remove
 	[ -n "$t" ] || { error "$w not every hackbench finished"; return; }
 	too_short "$w" "$t" "MMSCALE_HACKBENCH_LOOPS=auto sizes the loops"
@@ -365,7 +375,7 @@ run_madvise_fault() {
 # in 10 KiB writes.  Operations are the 10 KiB messages; the metric is all
 # bytes over the slowest client's time.
 run_iperf3_cgroup() {
-	local k=$1 mib=${2:-64} w=iperf3-cgroup@pairs=$1 i n t0 t bad=0
+	local k=$1 mib=${2:-64} w=iperf3-cgroup@pairs=$1 i n t0 t bad=0 clients
 	command -v iperf3 > /dev/null || { echo "mmscale: skip $w iperf3 is not installed"; return; }
 	cgroups_ready "$w" "$k" || return
 	size "$w" $((2 * k)) "pairs=$k, $mib MiB each, sendfile, 10 KiB writes"
@@ -373,18 +383,25 @@ run_iperf3_cgroup() {
 		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec iperf3 "$@"' sh "$cg/g$i" \
 			-s -1 -B 127.0.0.1 -p $((5201 + i)) > "$work/srv$i" 2>&1 &
 	done
-	for n in $(seq 50); do
+	for n in $(seq 100); do
 		[ "$(ss -Hltn "sport >= :5201 and sport < :$((5201 + k))" | wc -l)" -ge "$k" ] && break
 		sleep 0.1
 	done
+	[ "$n" -lt 100 ] || echo "mmscale: warn $w not every iperf3 server listened within 10 s"
+	clients=()
 	counters_begin
 	t0=$(date +%s.%N)
 	for ((i = 0; i < k; i++)); do
 		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec iperf3 "$@"' sh "$cg/g$i" \
 			-c 127.0.0.1 -p $((5201 + i)) -Z -l 10K -n "${mib}M" > "$work/cli$i" 2>&1 &
+		clients+=($!)
 	done
-	wait
+	wait "${clients[@]}"
 	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+	counters_stop
+	# a server whose client never connected would wait for ever
+	pkill -f "^iperf3 -s -1 -B 127.0.0.1" 2> /dev/null
+	wait
 	for ((i = 0; i < k; i++)); do
 		grep -q 'iperf Done' "$work/cli$i" || { bad=1; error "$w pair $i failed: $(tail -n 1 "$work/cli$i")"; }
 	done
@@ -464,6 +481,7 @@ run_vmalloc() {
 	modprobe test_vmalloc run_test_mask="$mask" nr_threads="$nr_cpus" \
 		test_loop_count="$vloops" sequential_test_order=1 2> /dev/null
 	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+	counters_stop
 	[ -n "$old" ] && echo "$old" > "$knob"
 	too_short "$w" "$t" "MMSCALE_VMALLOC_LOOPS=auto sizes the loops"
 	dmesg | tail -n +$((n + 1)) > "$work/vm"

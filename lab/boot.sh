@@ -91,6 +91,7 @@ want_bool ACCEL_PROBE
 [ ! -d "$log" ] || die "-l $log is a folder; it takes the console log's file name"
 [ -z "$modroot" ] || [ -d "$modroot/lib/modules" ] || die "-M $modroot has no lib/modules"
 [ -z "$plan" ] || [ -f "$plan" ] || die "-p $plan does not exist"
+[ "$interactive" = 0 ] || [ "$up_s" = 0 ] || die "-u (a userspace deadline) does not go with -i (the console is yours)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (lab/deps.sh installs it)"
 stage boot "$log"
 
@@ -138,15 +139,22 @@ boot_once() {
 	echo "# qemu-system-x86_64 ${args[*]} -append \"$cl\"" > "$out"
 	rm -f "$out.pid" "$out.no-userspace"
 	if [ "$up" -gt 0 ]; then
+		# the watchdog: it ends by itself when the guest is up, when
+		# QEMU has exited ($out.running gone) or when boot.sh ends (the
+		# EXIT trap removes $out.running), and is waited for, never
+		# killed; it kills QEMU only through QEMU's own pid file
+		: > "$out.running"
 		(
 			end=$((SECONDS + up))
 			while [ $SECONDS -lt "$end" ]; do
-				sleep 5
+				sleep 1
+				[ -e "$out.running" ] || exit 0
 				! grep -q '^mmscale: guest up' "$out" || exit 0
 			done
+			[ -e "$out.running" ] || exit 0
 			: > "$out.no-userspace"
 			kill "$(cat "$out.pid" 2> /dev/null)" 2> /dev/null
-		) &
+		) > /dev/null 2>&1 &
 		wd=$!
 	fi
 	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -pidfile "$out.pid" -append "$cl" < /dev/null 2>&1 |
@@ -154,7 +162,8 @@ boot_once() {
 		{ grep --line-buffered '^mmscale:' || true; } |
 		while IFS= read -r line; do say "$line"; done
 	rc=${PIPESTATUS[0]}
-	[ -z "$wd" ] || kill "$wd" 2> /dev/null || true
+	rm -f "$out.running"
+	[ -z "$wd" ] || wait "$wd" || true
 	rm -f "$out.pid"
 	if [ -e "$out.no-userspace" ]; then
 		rm -f "$out.no-userspace"
@@ -190,7 +199,7 @@ if [ "$scratch" -gt 0 ]; then
 		mkswap "$log.swap.img" >> "$log" 2>&1 || die "mkswap of the swap disk failed"
 	fi
 fi
-trap 'rm -f "$log.scratch.img" "$log.swap.img"' EXIT
+trap 'rm -f "$log.scratch.img" "$log.swap.img" "$log.running"' EXIT
 
 # probe_kvm: "kvm" when a short KVM boot of the kernel reaches userspace
 # (its init powers off at once: no plan), else "tcg"

@@ -304,12 +304,14 @@ stress_run() {
 		# the control: a charge on CPU 1 by another memcg scans CPU 1's
 		# stock, which evicts the dying memcg's slot (the series does
 		# that on every scan), and the dying memcg goes away
+		# (read before drain-control's own rmdir: its charge is then
+		# the one left in CPU 1's stock)
 		mkdir -p $cg/drain-control
 		taskset -c 1 sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-control && rm /dev/shm/mmscale-control' \
 			sh $cg/drain-control
-		rmdir $cg/drain-control
 		sleep 5
-		echo "# INJECT=drain control: after a charge on CPU 1 by another memcg, nr_dying_descendants $v -> $(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)" ;;
+		echo "# INJECT=drain control: after a charge on CPU 1 by another memcg, nr_dying_descendants $v -> $(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)"
+		rmdir $cg/drain-control ;;
 	esac
 	# reparented kernel objects of the removed children (dentries of
 	# their deleted files, ...) are reclaimable: reclaim before reading
@@ -397,7 +399,8 @@ stress_facts() {
 		# one awk for every file (a process per file took 2 minutes)
 		files=()
 		for c in /sys/kernel/slab/*; do
-			[ -L "$c" ] || [ ! -r "$c/free_locked_redo" ] && continue
+			[ -L "$c" ] || [ ! -r "$c/free_locked_redo" ] || [ ! -r "$c/free_list_lock" ] ||
+				[ ! -r "$c/free_slowpath" ] && continue
 			files+=("$c/free_list_lock" "$c/free_locked_redo" "$c/free_slowpath")
 		done
 		awk 'FNR == 1 { n = split(FILENAME, p, "/"); v[p[n - 1], p[n]] = $1; c[p[n - 1]] = 1 }

@@ -51,12 +51,15 @@ for c in $LAYOUT_CONFIGS; do
 		"${KMAKE[@]}" olddefconfig > "$O/make.log" 2>&1 &&
 			"${KMAKE[@]}" KCFLAGS=-g mm/memcontrol.o >> "$O/make.log" 2>&1 ||
 			die "building mm/memcontrol.o for $c N=$n failed ($O/make.log)"
-		gdb -batch -ex 'ptype /o struct memcg_stock_pcp' "$O/mm/memcontrol.o" > "$O/ptype-$n.txt" 2>&1
+		[ "$(sed -n 's/^CONFIG_MEMCG_NR_STOCK=//p' "$O/.config")" = "$n" ] ||
+			die "$c: CONFIG_MEMCG_NR_STOCK=$n did not stay in $O/.config (olddefconfig changed it)"
+		gdb -batch -ex 'ptype /o struct memcg_stock_pcp' "$O/mm/memcontrol.o" > "$O/ptype-$n.txt" 2>&1 ||
+			die "gdb found no struct memcg_stock_pcp in $O/mm/memcontrol.o ($O/ptype-$n.txt)"
 		# top-level fields only: "/* OFF | SIZE */    TYPE NAME;"
 		awk -v c="$c" -v n="$n" '
 			/total size \(bytes\)/ { total = $(NF - 1) }
 			/^\/\* +[0-9]+ +\| +[0-9]+ \*\/    [^ ]/ {
-				off = $2; size = $4; name = $NF; sub(/;$/, "", name); sub(/\[.*/, "", name)
+				off = $2; size = $4; name = $NF; sub(/;$/, "", name); sub(/\[.*/, "", name); sub(/^\*+/, "", name)
 				if (name == "stock_lock" || name == "cached" || name == "nr_pages" || name == "referenced") {
 					if (off + size > end) { end = off + size; last = name " (" off "+" size ")" }
 				}

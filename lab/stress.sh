@@ -85,7 +85,8 @@ args="slab_debug=FZPU,$caches"
 # INJECT=drain: CPU 1 isolated, so that drain_all_stock() skips it
 case ,${INJECT:-none}, in *,drain,*) args+=" isolcpus=1" ;; esac
 # boot_try N: one boot; 0 done, 2 the known MTTCG pre-userspace oops, 1 else
-# (a boot with no userspace after UP_TIMEOUT s is killed and is "else")
+# (a boot with no userspace after UP_TIMEOUT s is killed: 2 when its log
+# has that oops, else 1)
 boot_try() {
 	local log=$out/console-$1.log rc=0
 	ACCEL=mttcg "$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -M "$O/modroot" -l "$log" \

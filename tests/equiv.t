@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/equiv.t - make equiv's front end: bad settings are refused with one
-# line before any stage runs, good ones pass its --check, and the case
-# list and diff code is sound.  (The run itself builds two debug kernels,
-# which CI does not; its numbers are in docs/results.md.)
+# line before any stage runs, good ones pass its --check, and the script
+# parses.  (The run itself builds two debug kernels, which CI does not; it
+# has not been run yet, see docs/stress.md.)
 # Needs: bash, make.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
