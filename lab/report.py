@@ -113,6 +113,23 @@ def kunit_incomplete(boot):
     return None
 
 
+def printed_before(body, case, limit=8):
+    """The last lines (at most limit) a test printed between the result line
+    before CASE's "not ok" line and that line: the numbers a failed check
+    shows, so that a CI log that keeps only the summary still has them."""
+    seen = []
+    for line in body:
+        t = line.strip()
+        m = KTAP_RESULT.match(t)
+        if m and t.startswith('not ok') and m.group(2) == case:
+            return seen[-limit:]
+        if m or KTAP_PLAN.match(t) or t.startswith('TAP version'):
+            seen = []
+        elif t:
+            seen.append(t)
+    return []
+
+
 class Suite:
     def __init__(self, name):
         self.name = name
@@ -122,6 +139,7 @@ class Suite:
         self.failures = []
         self.skips = []
         self.upstream = []  # (case, reason, values printed)
+        self.printed = {}  # failed case: the lines it printed
 
     def add(self, status, case):
         if status == 'PASS':
@@ -402,6 +420,8 @@ def run():
                 s.upstream.append((case, known[1], values))
                 continue
             s.add(status, case)
+            if status == 'FAIL':
+                s.printed[case] = printed_before(body, case)
             if status == 'SKIP':
                 s.skips.append((case, reasons.get(case, '')))
         if not cases:
@@ -430,7 +450,9 @@ def run():
             rows.append('  skipped %s: %s: %s' % (s.name, case, why or 'no reason given'))
     for s in suites:
         for case in s.failures:
-            rows.append('  FAILED  %s: %s' % (s.name, case))
+            printed = s.printed.get(case)
+            rows.append('  FAILED  %s: %s%s' % (s.name, case, '; the test printed: ' +
+                                                 ' | '.join(printed) if printed else ''))
     for s in suites:
         for case, why, values in s.upstream:
             rows.append('  upstream failure %s: %s: %s; the test printed: %s'

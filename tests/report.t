@@ -52,6 +52,7 @@ check "kmem-upstream: listed with its numbers" has "$tmp/kmem-upstream.out" \
 check "kmem-upstream: not counted as failed" test "$(tail -n1 "$tmp/kmem-upstream.out")" = "8 passed, 0 failed, 3 skipped"
 report_kmem kmem-fail
 check "kmem-fail: another failure of the section still fails" test "$(tail -n1 "$tmp/kmem-fail.out")" = "7 passed, 1 failed, 3 skipped"
-check "kmem-fail: names it" has "$tmp/kmem-fail.out" 'FAILED  kmem: test_kmem_dead_cgroups'
+check "kmem-fail: names it, with what it printed before its result" has "$tmp/kmem-fail.out" \
+	'^  FAILED  kmem: test_kmem_dead_cgroups; the test printed: memory.current = 2699264 | anon + file + kernel + sock = 1921024$'
 
 done_testing
