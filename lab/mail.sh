@@ -171,7 +171,7 @@ PY
 if [ -n "${MAIL_REPORT:-}" ]; then
 	rdir=${MAIL_REPORT%/}
 else
-	rdir=$(ls -td "$BUILD"/run-*/ 2>/dev/null | while read -r x; do
+	rdir=$({ ls -td "$BUILD"/run-*/ 2>/dev/null || true; } | while read -r x; do
 		[ -f "$x/summary.txt" ] && { echo "${x%/}"; break; }; done)
 fi
 no_report=
