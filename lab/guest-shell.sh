@@ -47,7 +47,7 @@ shell_banner() {
 	grep -q '^page->ptl ' /proc/slabinfo 2>/dev/null &&
 		echo "  ptlock cache: page->ptl in /proc/slabinfo and /sys/kernel/slab/page->ptl"
 	on=$(tr ' ' '\n' < /proc/cmdline | grep -E '^(memcg_stock_evict|slab_free_lock_first|vmap_lazy_threshold_kb)=' | tr '\n' ' ')
-	echo "  boot switches (make shell APPEND=\"...\"): memcg_stock_evict=clock|random,"
+	echo "  boot switches (make shell APPEND=\"...\"): memcg_stock_evict=clock|random|roundrobin,"
 	echo "    slab_free_lock_first=on|off, vmap_lazy_threshold_kb=KiB; this boot: ${on:-none (defaults)}"
 	echo "mmscale: shell ready"
 }
