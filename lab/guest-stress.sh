@@ -187,15 +187,20 @@ ptl_objects() {
 # (the stock of CPU 1 keeps the rest of the batch and a reference on the
 # memcg), exits, and drain-victim is removed.  Its offline drain skips CPU
 # 1, and nothing else runs there to evict the slot, so drain-victim stays
-# dying: the nr_dying check must fail.
+# dying: the nr_dying check must fail.  The same command runs once outside
+# the memcgs first: otherwise the victim is the first to read `head` and
+# its libraries, and that page cache (30 pages, measured) pins the memcg
+# as well, which would hide whether the stock is the pin.
 inject_drain() {
-	local v=$cg/drain-victim
+	local v=$cg/drain-victim cmd
+	cmd='head -c 1000000 /dev/zero > /dev/shm/mmscale-drain && rm /dev/shm/mmscale-drain'
 	echo "# INJECT=drain: a charge stocked on isolated CPU 1 for a memcg, then the memcg removed"
 	grep -qx 1 /sys/devices/system/cpu/isolated ||
 		{ echo "# INJECT=drain: CPU 1 is not isolated (/sys/devices/system/cpu/isolated: $(cat /sys/devices/system/cpu/isolated))"; return; }
+	taskset -c 0 sh -c "$cmd"
 	mkdir -p $v
-	taskset -c 1 sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-drain && rm /dev/shm/mmscale-drain' \
-		sh $v
+	taskset -c 1 sh -c 'echo $$ > "$1/cgroup.procs" && '"$cmd" sh $v
+	echo "# INJECT=drain: drain-victim charged: $(grep -E '^(file|kernel|shmem) ' $v/memory.stat | tr '\n' ' ')"
 	rmdir $v
 	echo "# INJECT=drain: drain-victim removed"
 }
@@ -290,9 +295,13 @@ stress_run() {
 	for s in 0 1 2 3; do rmdir $cg/persist$s; done
 	# every removed cgroup of the guest (it makes none outside $cg)
 	t0=$(date +%s)
+	# page cache charged to a removed memcg keeps it dying until that
+	# cache is reclaimed, as it should: drop it (3), so that what is left
+	# is held by something reclaim cannot free (a stock slot, a css
+	# reference)
 	while [ "$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)" != 0 ] &&
 		[ $(($(date +%s) - t0)) -lt 60 ]; do
-		echo 2 > /proc/sys/vm/drop_caches
+		echo 3 > /proc/sys/vm/drop_caches
 		sleep 1
 	done
 	n=$((n + 1))
@@ -309,6 +318,7 @@ stress_run() {
 		mkdir -p $cg/drain-control
 		taskset -c 1 sh -c 'echo $$ > "$1/cgroup.procs" && head -c 1000000 /dev/zero > /dev/shm/mmscale-control && rm /dev/shm/mmscale-control' \
 			sh $cg/drain-control
+		echo 3 > /proc/sys/vm/drop_caches
 		sleep 5
 		echo "# INJECT=drain control: after a charge on CPU 1 by another memcg, nr_dying_descendants $v -> $(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)"
 		rmdir $cg/drain-control ;;

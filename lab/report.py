@@ -54,7 +54,7 @@ UPSTREAM_FAILURES = {
     ('kmem', 'test_percpu_basic'): (
         re.compile(r'^(memory\.current|percpu) -?\d+$'),
         "fails on 6.12.117 here too: it wants memory.current - percpu below "
-        "64 pages per CPU, but the 1000 child memcgs it creates also charge "
+        "64 pages per CPU (times the stock slots with memcg patch 5), but the 1000 child memcgs it creates also charge "
         "their memcg_vmstats and per-node stats to slab (about 8 MiB here, "
         "KASAN-sized); a fix counting slab was posted upstream in 2026"),
 }
