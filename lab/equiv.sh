@@ -3,6 +3,10 @@
 # patched kernel gives the upstream tests the same results as Linux 6.12.
 #
 # Usage: lab/equiv.sh [--check]      (make equiv)
+#        lab/equiv.sh --compare DIR  the comparison again, from the
+#                                    reports (*.json) a run left in
+#                                    DIR/base and DIR/head; builds and
+#                                    boots nothing
 #   BOOT_TIMEOUT (seconds per boot; default 2400), ACCEL (as make run),
 #   LINUX_SRC (your own 6.12.y tree), VMTESTS (mm selftest categories;
 #   default make check's upstream ones: those the base kernel has)
@@ -25,8 +29,11 @@
 # binary) are listed, not compared; any other one-sided section (a report
 # that could not be parsed on one side) fails the run.  Prints each
 # stage's time.
-# Not part of make check: it is two more debug kernels (the second reuses
-# the first's objects through ccache) and two long boots.
+# Not part of make check: it is two more debug kernels and two long boots.
+# The second build gets almost no ccache hits from the first: the
+# series' options change include/generated/autoconf.h (for one,
+# CONFIG_MEMCG_NR_STOCK 1 is defined), which every object includes
+# (measured 2026-12-01: 1060 s and 1183 s, -j2).
 # What it needs: what make run needs.  Writes build/base/vm-debug,
 # build/vm-debug and build/equiv/<time>/ (console logs, reports, the case
 # lists, diff.txt, summary.txt).
@@ -39,10 +46,84 @@ VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagem
 for c in $VMTESTS; do
 	[[ $c =~ ^[a-z0-9_]+$ ]] || die "VMTESTS: '$c' is not a run_vmtests.sh category name"
 done
+# case_lines DIR: one line per case of the kunit.py JSON files in DIR,
+# "section: group.case: VERDICT"
+case_lines() {
+	python3 - "$1" <<'EOF'
+import glob, json, os, sys
+def walk(sec, g, path):
+    name = path + [g['name']] if g.get('name') else path
+    for c in g.get('test_cases', []):
+        print('%s: %s: %s' % (sec, '.'.join(name + [c['name']]), c['status']))
+    for sub in g.get('sub_groups', []):
+        walk(sec, sub, name)
+for f in sorted(glob.glob(os.path.join(sys.argv[1], '*.json'))):
+    try:
+        walk(os.path.basename(f)[:-5], json.load(open(f)), [])
+    except (OSError, ValueError) as e:
+        print('%s: unreadable: %s' % (os.path.basename(f)[:-5], e))
+EOF
+}
+
+# compare OUT TITLE: base's cases against head's (OUT/base/*.json,
+# OUT/head/*.json); writes OUT/summary.txt, prints it and the verdict
+# line, and exits 1 unless the diff is empty, base had cases, and no
+# section but memcg-stock is on one side only
+compare() {
+	local out=$1 title=$2 common only unexpected x rc=0
+	case_lines "$out/base" > "$out/base.cases"
+	case_lines "$out/head" > "$out/head.cases"
+	cut -d: -f1 "$out/base.cases" | sort -u > "$out/base.sections"
+	cut -d: -f1 "$out/head.cases" | sort -u > "$out/head.sections"
+	common=$(comm -12 "$out/base.sections" "$out/head.sections")
+	only=$(comm -3 "$out/base.sections" "$out/head.sections" | tr -d '\t' | tr '\n' ' ')
+	only=${only% }
+	# the series' own selftest is the only section one side may lack
+	unexpected=
+	for x in $only; do
+		[ "$x" = memcg-stock ] || unexpected+="${unexpected:+ }$x"
+	done
+	pick() { grep -E "^($(echo $common | tr ' ' '|')): " "$1" | LC_ALL=C sort || true; }
+	pick "$out/base.cases" > "$out/base.compared"
+	pick "$out/head.cases" > "$out/head.compared"
+	diff -u --label base --label head "$out/base.compared" "$out/head.compared" > "$out/diff.txt" || rc=$?
+	{
+		echo "make equiv: $title"
+		echo "compared: $(wc -l < "$out/base.compared") cases of base, $(wc -l < "$out/head.compared") of head, in sections: $(echo $common)"
+		for s in base head; do
+			echo "$s: $(sed 's/.*: //' "$out/$s.compared" | sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')"
+		done
+		echo "sections on one side only (not compared): ${only:-none}${unexpected:+; unexpected, a failure: $unexpected}"
+		echo "== diff -u base head ($(wc -l < "$out/diff.txt") lines; empty is the pass) =="
+		cat "$out/diff.txt"
+		if [ ${#times[@]} -gt 0 ]; then
+			echo "== stage times =="
+			printf '  %s\n' "${times[@]}"
+			printf '  %-24s %5ds\n' total $(($(date +%s) - t_all))
+		fi
+	} > "$out/summary.txt"
+	cat "$out/summary.txt"
+	say "results in $out"
+	if [ "$rc" = 0 ] && [ -s "$out/base.compared" ] && [ -z "$unexpected" ]; then
+		echo "1 passed, 0 failed"
+	else
+		[ -s "$out/base.compared" ] || say "no case of base was read: see $out/base/report.txt"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+}
+
+if [ "${1:-}" = --compare ]; then
+	[ $# = 2 ] && [ -d "$2/base" ] && [ -d "$2/head" ] ||
+		die "--compare DIR: DIR must hold base/ and head/ of a make equiv run (build/equiv/<time>)"
+	times=()
+	compare "${2%/}" "the reports in ${2%/} again (lab/equiv.sh --compare)"
+	exit 0
+fi
 want_boot_settings
 want_linux_src
 [ "${1:-}" != --check ] || exit 0
-[ $# = 0 ] || die "usage: $0 [--check]"
+[ $# = 0 ] || die "usage: $0 [--check | --compare DIR]"
 
 t_all=$(date +%s)
 times=()
@@ -114,52 +195,5 @@ for s in base head; do
 	t=$([ $s = base ] && echo "$base_tree" || echo "$TREE")
 	"$LAB_DIR/report.py" --console "$out/$s/console.log" --ksrc "$t" --out "$out/$s" \
 		--expect kunit,mm,memcontrol,kmem > "$out/$s/report.txt" || true
-	# one line per case: "section: group.case: VERDICT"
-	python3 - "$out/$s" > "$out/$s.cases" <<'EOF'
-import glob, json, os, sys
-def walk(sec, g, path):
-    name = path + [g['name']] if g.get('name') else path
-    for c in g.get('test_cases', []):
-        print('%s: %s: %s' % (sec, '.'.join(name + [c['name']]), c['status']))
-    for sub in g.get('sub_groups', []):
-        walk(sec, sub, name)
-for f in sorted(glob.glob(os.path.join(sys.argv[1], '*.json'))):
-    try:
-        walk(os.path.basename(f)[:-5], json.load(open(f)), [])
-    except (OSError, ValueError) as e:
-        print('%s: unreadable: %s' % (os.path.basename(f)[:-5], e))
-EOF
 done
-cut -d: -f1 "$out/base.cases" | sort -u > "$out/base.sections"
-cut -d: -f1 "$out/head.cases" | sort -u > "$out/head.sections"
-common=$(comm -12 "$out/base.sections" "$out/head.sections")
-only=$(comm -3 "$out/base.sections" "$out/head.sections" | tr -d '\t' | tr '\n' ' ')
-# the series' own selftest is the only section one side may lack
-unexpected=$(echo $only | tr ' ' '\n' | grep -vx 'memcg-stock' | tr '\n' ' ' || true)
-pick() { grep -E "^($(echo $common | tr ' ' '|')): " "$1" | LC_ALL=C sort || true; }
-pick "$out/base.cases" > "$out/base.compared"
-pick "$out/head.cases" > "$out/head.compared"
-rc=0
-diff -u --label base --label head "$out/base.compared" "$out/head.compared" > "$out/diff.txt" || rc=$?
-{
-	echo "make equiv: base $(git -C "$base_tree" describe --tags 2>/dev/null || echo "$BASE_TAG") against head $(git -C "$TREE" rev-parse --short=12 HEAD) (series applied, its options off), configs vm + debug"
-	echo "compared: $(wc -l < "$out/base.compared") cases of base, $(wc -l < "$out/head.compared") of head, in sections: $(echo $common)"
-	for s in base head; do
-		echo "$s: $(sed 's/.*: //' "$out/$s.compared" | sort | uniq -c | awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 }')"
-	done
-	echo "sections on one side only (not compared): ${only:-none}${unexpected:+; unexpected, a failure: $unexpected}"
-	echo "== diff -u base head ($(wc -l < "$out/diff.txt") lines; empty is the pass) =="
-	cat "$out/diff.txt"
-	echo "== stage times =="
-	printf '  %s\n' "${times[@]}"
-	printf '  %-24s %5ds\n' total $(($(date +%s) - t_all))
-} > "$out/summary.txt"
-cat "$out/summary.txt"
-say "results in $out"
-if [ "$rc" = 0 ] && [ -s "$out/base.compared" ] && [ -z "$unexpected" ]; then
-	echo "1 passed, 0 failed"
-else
-	[ -s "$out/base.compared" ] || say "no case of base was read: see $out/base/report.txt"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+compare "$out" "base $(git -C "$base_tree" describe --tags 2>/dev/null || echo "$BASE_TAG") against head $(git -C "$TREE" rev-parse --short=12 HEAD) (series applied, its options off), configs vm + debug"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tests/equiv.t - make equiv's front end: bad settings are refused with one
 # line before any stage runs, good ones pass its --check, and the script
-# parses.  (The run itself builds two debug kernels, which CI does not; it
-# has not been run yet, see docs/stress.md.)
+# parses; and its comparison (lab/equiv.sh --compare) on made-up kunit.py
+# JSON: equal verdicts pass, a changed verdict or an unexpected one-sided
+# section fails.  (The run itself builds two debug kernels, which CI does
+# not; its result is in docs/stress.md.)
 # Needs: bash, make.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -25,4 +27,43 @@ check "lab/equiv.sh parses" bash -n "$TOP/lab/equiv.sh"
 check "boot.sh -u abc: refused" one_error "$tmp/o6" "-u takes seconds from 0 to 86400, not 'abc'"
 UP_TIMEOUT=5 "$TOP/lab/stress.sh" --check > "$tmp/o7" 2>&1
 check "make stress UP_TIMEOUT=5: refused" one_error "$tmp/o7" "UP_TIMEOUT must be a whole number from 60 to 86400, not '5'"
+# --compare DIR on made-up reports
+# json NAME CASE:STATUS...: a kunit.py JSON with those cases
+json() {
+	local f=$1 c sep=
+	shift
+	{
+		printf '{"name": "", "test_cases": [], "sub_groups": [{"name": "s", "sub_groups": [], "test_cases": ['
+		for c in "$@"; do
+			printf '%s{"name": "%s", "status": "%s"}' "$sep" "${c%%:*}" "${c#*:}"
+			sep=', '
+		done
+		printf ']}]}\n'
+	} > "$f"
+}
+mk() { rm -rf "$tmp/$1"; mkdir -p "$tmp/$1/base" "$tmp/$1/head"; }
+mk same
+json "$tmp/same/base/mm.json" a:SUCCESS b:FAILURE
+json "$tmp/same/head/mm.json" a:SUCCESS b:FAILURE
+json "$tmp/same/head/memcg-stock.json" x:SUCCESS
+"$TOP/lab/equiv.sh" --compare "$tmp/same" > "$tmp/c1" 2>&1
+check "--compare: equal verdicts pass" test $? -eq 0
+check "... and say so" has "$tmp/c1" '^1 passed, 0 failed$'
+check "... memcg-stock on head only is listed, not a failure" has "$tmp/c1" '^sections on one side only \(not compared\): memcg-stock$'
+check "... the verdicts are counted" has "$tmp/c1" '^base: 1 FAILURE, 1 SUCCESS$'
+mk changed
+json "$tmp/changed/base/mm.json" a:SUCCESS b:SUCCESS
+json "$tmp/changed/head/mm.json" a:SUCCESS b:FAILURE
+"$TOP/lab/equiv.sh" --compare "$tmp/changed" > "$tmp/c2" 2>&1
+check "--compare: a changed verdict fails" test $? -eq 1
+check "... and the diff shows it" has "$tmp/c2" '^\+mm: s\.b: FAILURE$'
+mk onesided
+json "$tmp/onesided/base/mm.json" a:SUCCESS
+json "$tmp/onesided/head/mm.json" a:SUCCESS
+json "$tmp/onesided/base/kmem.json" k:SUCCESS
+"$TOP/lab/equiv.sh" --compare "$tmp/onesided" > "$tmp/c3" 2>&1
+check "--compare: a section on one side only, not memcg-stock, fails" test $? -eq 1
+check "... named" has "$tmp/c3" 'unexpected, a failure: kmem$'
+"$TOP/lab/equiv.sh" --compare "$tmp/nowhere" > "$tmp/c4" 2>&1
+check "--compare with no run folder: refused" one_error "$tmp/c4" "--compare DIR: DIR must hold base/ and head/"
 done_testing
