@@ -3,9 +3,16 @@
 # benchmark workloads in each boot, save the results and print the tables.
 #
 # Usage: lab/ab.sh BASE HEAD
+#        SIDES="NAME=KERNEL[@APPEND] ..." lab/ab.sh
 #   BASE, HEAD     a kernel build directory (build/<name>: its bzImage and
 #                  modroot are used) or a bzImage file (no modules: the
 #                  vmalloc workload then reports an error)
+#   SIDES=...      instead of BASE and HEAD: two or more sides, each a name
+#                  (lower case letters and digits), a kernel as above and
+#                  optional kernel command line after '@' (commas stand for
+#                  spaces), booted round robin in that order, RUNS rounds;
+#                  the report is then one table of every side (lab/compare.py
+#                  matrix) instead of the A/B tables (make bench MATRIX=stock)
 #   RUNS=N         boots per side (default 3), interleaved A B A B ...
 #   BENCH=LIST     workload list for bench/workloads.sh (default: page_fault3
 #                  threads and processes at 1 and 2 tasks)
@@ -15,6 +22,12 @@
 #                  results is refused
 #   BOOT_TIMEOUT=S per boot (default 1500)
 #   VCPUS=N        guest vCPUs (default 2, on 2 NUMA nodes; 1: one node)
+#   ACCEL=mttcg    multi-threaded TCG: the vCPUs really run at the same time
+#                  (make bench PARALLEL=1).  The guests then boot with
+#                  pci=noacpi (QEMU's _PRT AML loop can time out when the
+#                  host is loaded: make stress found it), and a boot that
+#                  stops before userspace with the known MTTCG oops (int3 in
+#                  sched_clock_cpu) is retried once, and the retry reported.
 #   META=JSON      extra facts for results.json (lab/bench.sh passes the
 #                  kernel versions and configs)
 #   BASE_APPEND=.. HEAD_APPEND=..  extra kernel command line for one side,
@@ -33,7 +46,8 @@
 # What it needs: gcc, qemu (lab/deps.sh).  Writes OUT/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-[ $# = 2 ] || { echo "usage: $0 BASE HEAD (build directories or bzImages)" >&2; exit 2; }
+[ $# = 2 ] || { [ $# = 0 ] && [ -n "${SIDES:-}" ]; } ||
+	{ echo "usage: $0 BASE HEAD, or SIDES=\"NAME=KERNEL[@APPEND] ...\" $0 (kernels: build directories or bzImages)" >&2; exit 2; }
 STAGE=ab
 RUNS=${RUNS:-3}
 BENCH=${BENCH:-page_fault3:threads:1,page_fault3:threads:2,page_fault3:processes:1,page_fault3:processes:2}
@@ -57,8 +71,28 @@ kernel_args() {
 	fi
 	return 0
 }
-base_args=$(kernel_args "$1")
-head_args=$(kernel_args "$2")
+# the sides: names, boot.sh options and extra command line, in boot order
+names=() kargs=() appends=()
+if [ $# = 2 ]; then
+	names=(base head)
+	kargs=("$(kernel_args "$1")" "$(kernel_args "$2")")
+	appends=("${BASE_APPEND:-}" "${HEAD_APPEND:-}")
+else
+	for spec in $SIDES; do
+		name=${spec%%=*} rest=${spec#*=} append=
+		[[ $spec == *=* && $name =~ ^[a-z][a-z0-9]*$ ]] ||
+			die "SIDES: '$spec' is not NAME=KERNEL[@APPEND] (NAME: lower case letters and digits)"
+		[[ " ${names[*]} " != *" $name "* ]] || die "SIDES: side '$name' is named twice"
+		[[ $rest == *@* ]] && append=${rest#*@} rest=${rest%%@*}
+		names+=("$name") kargs+=("$(kernel_args "$rest")") appends+=("${append//,/ }")
+	done
+	[ ${#names[@]} -ge 2 ] || die "SIDES: name two sides or more, not '$SIDES'"
+fi
+mttcg=
+if [ "${ACCEL:-}" = mttcg ]; then
+	mttcg="pci=noacpi"
+	where="$where under multi-threaded TCG (vCPUs run at once on $(nproc) host CPUs)"
+fi
 
 if [ -n "${OUT:-}" ]; then
 	OUT=$(realpath -m "$OUT")
@@ -81,18 +115,37 @@ for v in "${optional[@]}"; do
 	[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 done >> "$OUT/bench.env"
 
-runs=()
+# boot_side ARGS APPEND LOG: one boot; 0 done, 2 stopped before userspace
+# with the known multi-threaded TCG oops, 1 else
+boot_side() {
+	local append=$2${mttcg:+ $mttcg}
+	append=${append# }
+	# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
+	"$LAB_DIR/boot.sh" $1 -l "$3" -p "$TOP/bench/guest-bench.sh" \
+		-t "${BOOT_TIMEOUT:-1500}" -s 0 -c "$VCPUS" -n $nodes ${mttcg:+-u 600} ${append:+-a "$append"} \
+		-- MMSCALE_BENCH_ENV="$OUT/bench.env" \
+		2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
+			sed -u 's/^/    /' >&2) && return 0
+	[ -n "$mttcg" ] && ! grep -q '^mmscale: guest up' "$3" && grep -q 'int3' "$3" &&
+		grep -q 'sched_clock_cpu' "$3" && return 2
+	return 1
+}
+runs=() retries=0
 for ((i = 1; i <= RUNS; i++)); do
-	for side in base head; do
-		args=$base_args append=${BASE_APPEND:-}
-		[ $side = head ] && args=$head_args append=${HEAD_APPEND:-}
+	for s in "${!names[@]}"; do
+		side=${names[$s]}
 		say "run $i/$RUNS: $side ($BENCH)"
 		log=$OUT/$side-$i.log
-		# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
-		if "$LAB_DIR/boot.sh" $args -l "$log" -p "$TOP/bench/guest-bench.sh" \
-			-t "${BOOT_TIMEOUT:-1500}" -s 0 -c "$VCPUS" -n $nodes ${append:+-a "$append"} -- MMSCALE_BENCH_ENV="$OUT/bench.env" \
-			2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
-				sed -u 's/^/    /' >&2); then
+		rc=0
+		boot_side "${kargs[$s]}" "${appends[$s]}" "$log" || rc=$?
+		if [ $rc = 2 ]; then
+			retries=$((retries + 1))
+			mv "$log" "$OUT/$side-$i.oops.log"
+			say "RETRY: run $i/$RUNS: $side stopped before userspace with the known multi-threaded TCG oops (int3 in sched_clock_cpu; $OUT/$side-$i.oops.log); booting once more"
+			rc=0
+			boot_side "${kargs[$s]}" "${appends[$s]}" "$log" || rc=$?
+		fi
+		if [ $rc = 0 ]; then
 			runs+=("$side:$i:$log:")
 		else
 			say "run $i/$RUNS: $side FAILED (kept in the report; log: $log)"
@@ -102,18 +155,33 @@ for ((i = 1; i <= RUNS; i++)); do
 		[ -n "${ACCEL:-}" ] || export ACCEL=$(grep -q -- '-accel kvm' "$log" 2>/dev/null && echo kvm || echo tcg)
 	done
 done
+[ -z "$mttcg" ] || say "multi-threaded TCG: $retries boot(s) retried after the known pre-userspace oops"
 # the settings that made this run, for the report's command line
 envs=
 [ "$VCPUS" = 2 ] || envs+="VCPUS=$VCPUS "
 for v in "${optional[@]}"; do
 	[ -n "${!v:-}" ] && envs+="$v=\"${!v}\" "
 done
-accel=$(grep -q -- '-accel kvm' "$OUT/base-1.log" 2>/dev/null && echo kvm || echo tcg)
+[ "${ACCEL:-}" = mttcg ] && envs+="ACCEL=mttcg "
+accel=$(grep -q -- '-accel kvm' "$OUT/${names[0]}-1.log" 2>/dev/null && echo kvm || echo tcg)
+[ -n "$mttcg" ] && accel=mttcg
+if [ $# = 2 ]; then
+	how="${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2"
+else
+	how="SIDES=\"$SIDES\" RUNS=$RUNS BENCH=$BENCH lab/ab.sh"
+fi
+meta=${META:-{\}}
+[ -z "$mttcg" ] || meta=$(python3 -c 'import json, sys; m = json.loads(sys.argv[1]); m["all.retries"] = sys.argv[2]; print(json.dumps(m))' \
+	"$meta" "$retries boot(s) retried after the known multi-threaded TCG pre-userspace oops")
 "$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel "$accel" \
-	--command "${BENCH_COMMAND:-$envs${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/ab.sh $1 $2}" \
-	--meta "${META:-{\}}" --where "QEMU ($accel), $where, 3 GiB" "${runs[@]}" ||
+	--command "${BENCH_COMMAND:-$envs$how}" \
+	--meta "$meta" --where "QEMU ($accel), $where, 3 GiB" "${runs[@]}" ||
 	die "collecting the results failed"
 # (a report with no table goes on too: the failed runs are named below)
-"$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt" || true
+if [ $# = 2 ]; then
+	"$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt" || true
+else
+	"$LAB_DIR/compare.py" matrix "$OUT" ${MATRIX_PAIRS:+--pairs "$MATRIX_PAIRS"} | tee "$OUT/compare.txt" || true
+fi
 say "results: $OUT/results.json, table: $OUT/compare.txt"
 die_on_failed_runs "$OUT/results.json"

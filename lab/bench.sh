@@ -20,6 +20,22 @@
 #                  the report, and a run too short to measure, or with
 #                  fewer tasks than CPUs, says so there
 #   SECONDS_PER=N  samples per sampled workload (default 5)
+#   MATRIX=stock   issue 16's memcg stock matrix instead of base against
+#                  head, five sides in one interleaved run (lab/ab.sh
+#                  SIDES, round robin): base (6.12); the series at N = 7
+#                  (configs/stock7.config, upstream's size) with
+#                  memcg_stock_evict=random (rand7), roundrobin (rr7,
+#                  upstream's 2026 rule) and clock (clock7); at N = 16 with
+#                  clock (clock16).  Default items: iperf3-cgroup at K = 1 2
+#                  4 6 8 12 16 (16 MiB a pair) and memcg-madvise-fault at 1,
+#                  4 and 32 (BENCH picks others).  The report (lab/compare.py
+#                  matrix) has one table per key, a column per side, and the
+#                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
+#   PARALLEL=1     multi-threaded TCG (ACCEL=mttcg) and 4 vCPUs (VCPUS
+#                  changes it) on 2 NUMA nodes: the vCPUs run at the same
+#                  time on the host's cores, so lock contention can happen
+#                  (single-threaded TCG runs one vCPU at a time).  Times are
+#                  still emulated; the counters are the evidence
 #   BOOT_TIMEOUT, ACCEL, VCPUS, OUT, BASE_APPEND, HEAD_APPEND: see lab/ab.sh
 # Every setting and every item is checked before anything is built or
 # booted (bounds: lab/common.sh, bench_item_error): a value it does not
@@ -44,7 +60,14 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 stage bench
 
-want_bool HOST FULL FORCE
+want_bool HOST FULL FORCE PARALLEL
+want_choice MATRIX stock
+if [ "${PARALLEL:-0}" = 1 ]; then
+	[ -z "${ACCEL:-}" ] || [ "$ACCEL" = mttcg ] || die "PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=$ACCEL"
+	export ACCEL=mttcg VCPUS=${VCPUS:-4}
+fi
+[ -z "${MATRIX:-}" ] || [ "${HOST:-0}" = 0 ] || die "MATRIX=stock boots five kernels under QEMU; it cannot run with HOST=1"
+[ -z "${MATRIX:-}" ] || [ "${FULL:-0}" = 0 ] || die "MATRIX=stock has its own items; give BENCH instead of FULL=1"
 want_ab_settings
 want_new_out
 want_linux_src
@@ -84,6 +107,11 @@ for p in $SWEEP_POINTS; do full+=("vmalloc:fix_size+long_busy_list+random_size+a
 
 matrix=("${default[@]}")
 [ "${FULL:-0}" = 1 ] && matrix=("${full[@]}")
+if [ -n "${MATRIX:-}" ]; then
+	matrix=()
+	for k in 1 2 4 6 8 12 16; do matrix+=("iperf3-cgroup:$k:16"); done
+	for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k"); done
+fi
 if [ "${HOST:-0}" = 1 ]; then
 	# on the machine itself: sized from its CPUs and memory (host_matrix in
 	# lab/common.sh), the loop counts sized at run time
@@ -111,7 +139,8 @@ fi
 plan=$(IFS=,; echo "${matrix[*]}")
 want_bench_items BENCH "$plan"
 RUNS=${RUNS:-3}
-cmd="make bench${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
+cmd="make bench${MATRIX:+ MATRIX=$MATRIX}${PARALLEL:+ PARALLEL=$PARALLEL}${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
+[ "${VCPUS:-2}" = 2 ] || cmd+=" VCPUS=$VCPUS"
 stamp=$(date +%Y%m%d-%H%M%S)
 
 if [ "${HOST:-0}" = 1 ]; then
@@ -150,6 +179,28 @@ fi
 "$LAB_DIR/tree.sh"
 base_tree=$(base_tree_ready) || exit 1
 KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
+if [ -n "${MATRIX:-}" ]; then
+	for n in 7 16; do
+		NAME=bench-head-stock$n$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench stock$n "${extra[@]}"
+	done
+	if [ -n "${OUT:-}" ]; then
+		mkdir -p "$OUT" || die "could not make OUT=$OUT"
+	else
+		OUT=$(new_dir "$BUILD/results/$stamp-matrix") || die "could not make a results folder under $BUILD/results"
+	fi
+	h7=$BUILD/bench-head-stock7$suffix
+	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
+	cp "$h7/.config" "$OUT/stock7.config"
+	cp "$BUILD/bench-head-stock16$suffix/.config" "$OUT/stock16.config"
+	meta=$(printf '{"base.kernel": "Linux %s, series not applied (base.config)", "stock.kernels": "Linux %s + %s patches, tree %s; N = 7 (stock7.config) and 16 (stock16.config), vm mmscale bench%s", "all.host": "%s CPUs, %s"}' \
+		"$(kernel_version "$SRC_DIR")" "$(kernel_version "$TREE")" "$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" \
+		"$(git -C "$TREE" rev-parse --short=12 HEAD)" "${extra[*]:+ ${extra[*]}}" \
+		"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	SIDES="base=$BUILD/base/bench-base$suffix rand7=$h7@memcg_stock_evict=random rr7=$h7@memcg_stock_evict=roundrobin clock7=$h7@memcg_stock_evict=clock clock16=$BUILD/bench-head-stock16$suffix@memcg_stock_evict=clock" \
+	MATRIX_PAIRS=rr7:clock7,rand7:clock7,rr7:clock16,base:clock7 \
+		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
+	exit
+fi
 # mmscale before bench: bench.config turns SLUB_STATS (which mmscale.config
 # wants for its tests) off again, so both sides count the same way
 NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench "${extra[@]}"

@@ -218,11 +218,12 @@ want_vcpus() {
 	[ "$v" = 1 ] || [ $((v % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$v'"
 }
 
-# want_boot_settings: BOOT_TIMEOUT (seconds), ACCEL and ACCEL_PROBE, for
-# every target that boots a kernel.
+# want_boot_settings [ACCEL...]: BOOT_TIMEOUT (seconds), ACCEL and
+# ACCEL_PROBE, for every target that boots a kernel; ACCEL... are the
+# accelerators it takes besides auto, kvm and tcg (make bench: mttcg).
 want_boot_settings() {
 	want_number BOOT_TIMEOUT 1 86400
-	want_choice ACCEL auto kvm tcg
+	want_choice ACCEL auto kvm tcg "$@"
 	want_bool ACCEL_PROBE
 }
 
@@ -381,12 +382,12 @@ want_bench_items() {
 }
 
 # want_ab_settings: what lab/ab.sh takes (make bench checks them before it
-# builds anything): RUNS, VCPUS, BOOT_TIMEOUT, ACCEL, SECONDS_PER and the
-# workload loop counts.
+# builds anything): RUNS, VCPUS, BOOT_TIMEOUT, ACCEL (also mttcg:
+# multi-threaded TCG), SECONDS_PER and the workload loop counts.
 want_ab_settings() {
 	want_number RUNS 1 100
 	want_vcpus
-	want_boot_settings
+	want_boot_settings mttcg
 	want_number SECONDS_PER 1 3600
 	[ "${MMSCALE_HACKBENCH_LOOPS:-}" = auto ] || want_number MMSCALE_HACKBENCH_LOOPS 1 1000000
 	[ "${MMSCALE_VMALLOC_LOOPS:-}" = auto ] || want_number MMSCALE_VMALLOC_LOOPS 1 10000000

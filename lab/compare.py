@@ -8,7 +8,8 @@ and print LKP-style A/B tables from saved results.
       Reads the "mmscale: metric/ops/counter/info/error" lines that
       bench/workloads.sh printed into each LOG (a guest console or a host
       run) and saves every run, failed ones included, with the facts given.
-      SIDE is base, head or host; FAILURE is empty for a run that completed.
+      SIDE is base, head, host or another name of lower case letters and
+      digits (lab/ab.sh SIDES); FAILURE is empty for a run that completed.
   compare.py report A [B] [--out DIR | --plots DIR] [--all-counters] [--keys REGEX]
       A and B are result directories (or results.json files).  Base runs are
       A's "base" runs (else its "host" runs), head runs are B's "head" runs
@@ -26,6 +27,14 @@ and print LKP-style A/B tables from saved results.
       gnuplot PNG per metric into the --plots DIR.  --out DIR writes the
       tables (compare.txt) and the plots into a new folder DIR (DIR-2, DIR-3
       ... when it exists), never into the results (make compare).
+
+  compare.py matrix A [--pairs A:B,...] [--keys REGEX]
+      For a run of more than two sides (lab/ab.sh with SIDES, make bench
+      MATRIX=stock): one table per key, a row per workload and a column per
+      side (mean, +-%stddev over 2%), then for each pair "A:B" of --pairs
+      (default: every side against the first) B's change against A,
+      marked "*" as in report.  Keys: the metrics and the page_counter and
+      memcg stock counters (per 1000 operations), or those matching REGEX.
 
   compare.py check RESULTS
       One line per failed run and per workload error of RESULTS (its item,
@@ -63,6 +72,9 @@ VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_\w+|pgfree
                           r'workingset_refault_\w+|oom_kill|vmalloc_\w+|memcg_stock_\w+|'
                           r'slab_\w+)$')
 TCG_LABEL = 'TCG — emulated; times are not performance'
+SIDE = re.compile(r'^[a-z][a-z0-9]*$')
+# what compare.py matrix shows by default: every metric, and these counters
+MATRIX_COUNTERS = re.compile(r'^(kprobe\.page_counter_\w+|proc-vmstat\.memcg_stock_\w+)$')
 
 
 class Refused(Exception):
@@ -131,7 +143,7 @@ def collect(args):
     runs = []
     for spec in args.runs:
         parts = spec.split(':', 3)
-        if len(parts) != 4 or parts[0] not in ('base', 'head', 'host') or not parts[1].isdigit():
+        if len(parts) != 4 or not SIDE.match(parts[0]) or not parts[1].isdigit():
             raise Refused('bad run "%s" (want SIDE:N:LOG:FAILURE)' % spec)
         side, n, log, failure = parts
         run = parse_log(log)
@@ -198,7 +210,7 @@ def load(path):
         bad = [k for k, t in RUN_FIELDS.items() if not isinstance(r, dict) or not isinstance(r.get(k), t)]
         if not bad and 'failed' not in r:
             bad = ['failed']
-        if not bad and r['side'] not in ('base', 'head', 'host'):
+        if not bad and not SIDE.match(r['side']):
             bad = ['side']
         if not bad:
             for w in r['workloads'].values():
@@ -346,7 +358,8 @@ def kernel_series(release):
 def mixed(a, b, base, head):
     """Loud warnings when the two sides were not measured alike."""
     warn = []
-    kind = {'tcg': 'QEMU TCG (emulated)', 'kvm': 'QEMU KVM', 'host': 'bare metal (HOST=1)'}
+    kind = {'tcg': 'QEMU TCG (emulated)', 'mttcg': 'QEMU multi-threaded TCG (emulated)',
+            'kvm': 'QEMU KVM', 'host': 'bare metal (HOST=1)'}
     if a.get('accel') != b.get('accel'):
         warn.append('base was measured on %s, head on %s: the change mixes the kernels with how '
                     'they ran' % (kind.get(a.get('accel'), a.get('accel')), kind.get(b.get('accel'), b.get('accel'))))
@@ -403,7 +416,7 @@ def print_report(args, a, b, base, head, plotdir):
     print('# LKP-style A/B: %d base runs (%d failed), %d head runs (%d failed)%s' % (
         len(base), nfail(base), len(head), nfail(head),
         ', interleaved boots' if args.b in (None, args.a) and a.get('accel') != 'host' else ''))
-    if 'tcg' in accels:
+    if accels & {'tcg', 'mttcg'}:
         print('# %s' % TCG_LABEL)
     for w in mixed(a, b, base, head):
         print('# WARNING: %s' % w)
@@ -473,9 +486,13 @@ def counter_tables(base, head, workloads, show_all, only=None):
             print('\n'.join(rows))
 
 
-def failures(base, head):
+def failures(base, head, sided=None):
+    """The failed runs, workload errors, skips, sizes and warnings; sided:
+    (label, run) pairs instead of base's and head's runs (matrix)."""
+    # labelled by the side of the comparison: two HOST=1 runs are both "host"
+    sided = sided or [('base', r) for r in base] + [('head', r) for r in head]
     lines = []
-    for r in base + head:
+    for _, r in sided:
         tag = '%s run %d (%s)' % (r['side'], r['run'], r['log'])
         if r['failed']:
             lines.append('%s: %s' % (tag, r['failed']))
@@ -488,8 +505,6 @@ def failures(base, head):
     print('\n# failed runs and workloads: %s' % ('none' if not lines else len(lines)))
     for line in lines:
         print('  ' + line)
-    # labelled by the side of the comparison: two HOST=1 runs are both "host"
-    sided = [('base', r) for r in base] + [('head', r) for r in head]
     skipped = {}
     for side, r in sided:
         for w, d in r['workloads'].items():
@@ -580,6 +595,73 @@ def sweep(args):
     return 0
 
 
+def matrix(args):
+    """Several sides of one interleaved run: per key, a row per workload, a
+    column per side, then the change of each pair."""
+    want_regex(args.keys)
+    doc = load(args.a)
+    sides = []
+    for r in doc['runs']:
+        if r['side'] not in sides:
+            sides.append(r['side'])
+    if len(sides) < 2:
+        raise Refused('%s has runs of one side only (%s)' % (doc['path'], ', '.join(sides)))
+    pairs = []
+    for p in (args.pairs.split(',') if args.pairs else ['%s:%s' % (sides[0], s) for s in sides[1:]]):
+        a, _, b = p.partition(':')
+        if a not in sides or b not in sides or a == b:
+            raise Refused('--pairs: "%s" is not A:B of two sides of %s (%s)' % (p, doc['path'], ', '.join(sides)))
+        pairs.append((a, b))
+    runs = {s: [r for r in doc['runs'] if r['side'] == s] for s in sides}
+    nfail = sum(1 for r in doc['runs'] if r['failed'])
+    print('# matrix of %d sides, %d runs (%d failed), boots interleaved round robin: %s' % (
+        len(sides), len(doc['runs']), nfail, ' '.join(sides)))
+    if doc.get('accel') in ('tcg', 'mttcg'):
+        print('# %s' % TCG_LABEL)
+    print('# where: %s' % (doc.get('where') or doc.get('accel')))
+    for k, v in sorted(doc.get('meta', {}).items()):
+        print('#   %s: %s' % (k, v))
+    if doc.get('command'):
+        print('#   command: %s' % doc['command'])
+    for s in sides:
+        unames = sorted({r['uname'].split(' ')[0] for r in runs[s] if r.get('uname')}) or ['?']
+        print('#   %s: %d runs, kernel %s' % (s, len(runs[s]), ' '.join(unames)))
+    everything = [r for s in sides for r in runs[s]]
+    workloads = sorted({w for r in everything for w in r['workloads']}, key=sort_key)
+    keys = sorted({(what, k) for r in everything for w in workloads
+                   for what in ('metrics', 'counters')
+                   for k in r['workloads'].get(w, {}).get(what, {})
+                   if (re.search(args.keys, k) if args.keys else
+                       what == 'metrics' or MATRIX_COUNTERS.match(k))})
+    width = max(16, max(len(w) for w in workloads) if workloads else 0)
+    pw = [max(9, len(a) + len(b) + 1) for a, b in pairs]
+    for what, key in keys:
+        rows = []
+        for w in workloads:
+            vals = {s: values(runs[s], w, what, key) for s in sides}
+            if not any(vals.values()):
+                continue
+            line = '%-*s' % (width, w)
+            for s in sides:
+                line += ' %s' % (cell(vals[s]) if vals[s] else '%14s %5s' % ('-', ''))
+            for (a, b), n in zip(pairs, pw):
+                if vals[a] and vals[b]:
+                    line += ' %*s%s' % (n, change(vals[a], vals[b]).strip(), '*' if significant(vals[a], vals[b]) else ' ')
+                else:
+                    line += ' %*s ' % (n, '-')
+            rows.append(line)
+        if not rows:
+            continue
+        print('\n%s%s' % (key, ' (per 1000 operations)' if what == 'counters' else ''))
+        print('%-*s%s%s' % (width, 'workload', ''.join(' %14s      ' % s[:14] for s in sides),
+                            ''.join(' %*s ' % (n, '%s>%s' % (a, b)) for (a, b), n in zip(pairs, pw))))
+        print('\n'.join(rows))
+    print('\n# columns A>B: the change from side A to side B; * = significant: each median '
+          'outside the other side\'s min-max (2+ runs a side)')
+    failures([], [], [(r['side'], r) for r in everything])
+    return 0
+
+
 ITEM = re.compile(r'\s*\[item ([^\]]*)\]$')
 
 
@@ -610,7 +692,7 @@ def main():
     sub = ap.add_subparsers(dest='cmd', required=True)
     c = sub.add_parser('collect', help='console logs -> results.json')
     c.add_argument('--out', required=True)
-    c.add_argument('--accel', default='tcg', choices=['tcg', 'kvm', 'host'])
+    c.add_argument('--accel', default='tcg', choices=['tcg', 'mttcg', 'kvm', 'host'])
     c.add_argument('--command', default='')
     c.add_argument('--where', default='')
     c.add_argument('--meta', default='{}', help='JSON object of facts (kernels, configs)')
@@ -626,13 +708,18 @@ def main():
     w.add_argument('a')
     w.add_argument('--side', default='head', choices=['base', 'head', 'host'])
     w.add_argument('--keys', metavar='REGEX')
+    m = sub.add_parser('matrix', help='a run of several sides as one table per key')
+    m.add_argument('a')
+    m.add_argument('--pairs', metavar='A:B,...')
+    m.add_argument('--keys', metavar='REGEX')
     k = sub.add_parser('check', help='the failed runs and workloads of one results file')
     k.add_argument('a', metavar='RESULTS')
     try:
         args = ap.parse_args()
         if args.cmd == 'report' and args.out and args.plots:
             raise Refused('give --out or --plots, not both')
-        return {'collect': collect, 'report': report, 'sweep': sweep, 'check': check}[args.cmd](args)
+        return {'collect': collect, 'report': report, 'sweep': sweep, 'matrix': matrix,
+                'check': check}[args.cmd](args)
     except Refused as e:
         print('ERROR: %s' % e, file=sys.stderr)
         return 2

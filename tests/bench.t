@@ -14,6 +14,20 @@ RUNS=0 "$TOP/lab/bench.sh" > "$tmp/o2" 2>&1
 check "RUNS=0 is refused" has "$tmp/o2" "RUNS must be a whole number from 1 to 100, not '0'"
 CONFIG=nope "$TOP/lab/bench.sh" > "$tmp/o3" 2>&1
 check "CONFIG=unknown is refused" has "$tmp/o3" 'CONFIG=nope: no configs/nope.config'
+MATRIX=memcg "$TOP/lab/bench.sh" > "$tmp/o6" 2>&1
+check "MATRIX=unknown is refused" has "$tmp/o6" "MATRIX must be 'stock', not 'memcg'"
+MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
+check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock boots five kernels under QEMU'
+PARALLEL=1 ACCEL=tcg "$TOP/lab/bench.sh" > "$tmp/o8" 2>&1
+check "PARALLEL=1 with another accelerator is refused" has "$tmp/o8" 'PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=tcg'
+PARALLEL=2 "$TOP/lab/bench.sh" > "$tmp/o9" 2>&1
+check "PARALLEL=2 is refused" test $? -eq 1
+ACCEL=fast "$TOP/lab/ab.sh" k k > "$tmp/o10" 2>&1
+check "ab.sh: ACCEL takes mttcg too" has "$tmp/o10" "ACCEL must be 'auto', 'kvm', 'tcg' or 'mttcg', not 'fast'"
+SIDES="base=/bin/true Head=/x" "$TOP/lab/ab.sh" > "$tmp/o11" 2>&1
+check "ab.sh: a side name with capitals is refused" has "$tmp/o11" "SIDES: 'Head=/x' is not NAME=KERNEL\[@APPEND\]"
+SIDES="one=/bin/true" "$TOP/lab/ab.sh" > "$tmp/o12" 2>&1
+check "ab.sh: SIDES needs two sides" has "$tmp/o12" 'SIDES: name two sides or more'
 
 gcc -O2 -Wall -pthread -o "$tmp/page_fault" "$TOP/bench/page_fault.c" &&
 	gcc -O2 -Wall -pthread -o "$tmp/shm_pread" "$TOP/bench/shm_pread.c" &&

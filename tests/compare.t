@@ -86,9 +86,28 @@ check "slab counters per 1M frees of the cache" \
 	has "$tmp/slab.out" '^ +3000 +-66\.7%\* +1000        slab\.kmalloc-64\.free_list_lock$'
 check "caches with under 1% of the frees are hidden" bash -c "! grep -q 'slab\.tiny' '$tmp/slab.out'"
 
-"$cmp" collect --out "$tmp/x.json" sideways:1:$d/base-1.log: > "$tmp/bad.out" 2>&1
+"$cmp" collect --out "$tmp/x.json" Side-ways:1:$d/base-1.log: > "$tmp/bad.out" 2>&1
 check "collect: bad run spec is refused" test $? -eq 2
-check "collect: says why" has "$tmp/bad.out" 'bad run "sideways:1'
+check "collect: says why" has "$tmp/bad.out" 'bad run "Side-ways:1'
 "$cmp" report "$tmp/nonexistent" > "$tmp/bad2.out" 2>&1
 check "report: missing results is an error" test $? -ne 0
+# compare.py matrix: several sides of one run (make bench MATRIX=stock)
+mkdir -p "$tmp/m"
+"$cmp" collect --out "$tmp/m/results.json" --accel tcg --command "make bench MATRIX=stock" \
+	rr7:1:$d/base-1.log: clock7:1:$d/head-1.log: rr7:2:$d/base-2.log: clock7:2:$d/head-2.log: \
+	rr7:3:$d/base-3.log: clock7:3:$d/head-3.log: base:1:$d/base-1.log: > "$tmp/m.out" 2>&1
+check "collect: side names other than base and head" test $? -eq 0
+"$cmp" matrix "$tmp/m" --pairs rr7:clock7 > "$tmp/mx" 2>&1
+check "matrix: exit 0" test $? -eq 0
+check "matrix: sides in boot order" has "$tmp/mx" '^# matrix of 3 sides, 7 runs \(1 failed\), boots interleaved round robin: rr7 clock7 base$'
+check "matrix: a column per side, then the pair" has "$tmp/mx" '^workload +rr7 +clock7 +base +rr7>clock7 $'
+# the same numbers as report's base/head rows: 15.3 +-4% to 15.0, not significant
+check "matrix: counters per 1000 ops, change of the pair" \
+	has "$tmp/mx" '^page_fault3-threads@tasks=2 +15\.3 ±  4% +15\.0 +15\.0 +-2\.2% $'
+check "matrix: a significant change is marked" \
+	has "$tmp/mx" '^page_fault3-threads@tasks=2 +1000 ± 10% +2050 ±  3% +1000 +\+105\.0%\*$'
+check "matrix: failed runs are listed by side" has "$tmp/mx" '^  clock7 run 3 \(head-3\.log\): incomplete'
+"$cmp" matrix "$tmp/m" --pairs rr7:nope > "$tmp/mx2" 2>&1
+check "matrix: an unknown side in --pairs is refused" test $? -eq 2
+check "matrix: says which sides there are" has "$tmp/mx2" 'not A:B of two sides of .* \(rr7, clock7, base\)'
 done_testing

@@ -105,6 +105,36 @@ check "2: ... the error names the item and its log" has "$tmp/ab1.out" \
 check "3: two lab/ab.sh runs, one after the other: two results folders" \
 	test "$(ls "$BUILD"/results/*/results.json | wc -l)" = 2
 rm -rf "$BUILD"
+# three sides round robin (make bench MATRIX=stock), and under multi-threaded
+# TCG a boot that stops with the known int3 oops is retried once: the
+# stand-in's first boot prints that oops and no "guest up"
+mkdir -p "$tmp/fm"
+cat > "$tmp/fm/qemu-system-x86_64" <<EOF
+#!/bin/sh
+n=\$(cat "$tmp/fm/n" 2>/dev/null || echo 0); echo \$((n + 1)) > "$tmp/fm/n"
+echo "qemu \$*" >> "$tmp/fm/args"
+if [ "\$n" = 0 ]; then
+	printf '%s\\n' "int3: 0000 [#1] PREEMPT SMP" "RIP: 0010:sched_clock_cpu+0x10/0x1e0"
+	exit 1
+fi
+printf '%s\\n' "mmscale: guest up" "mmscale: uname 6.12.117 #1 cpus=4" \\
+	"mmscale: metric page_fault3-threads@tasks=1 will-it-scale.1.threads 1000" \\
+	"mmscale: ops page_fault3-threads@tasks=1 5000" "mmscale: bench done" "mmscale: poweroff"
+EOF
+chmod +x "$tmp/fm/qemu-system-x86_64"
+PATH=$tmp/fm:$PATH ACCEL=mttcg VCPUS=4 RUNS=1 BENCH=page_fault3:threads:1 \
+	SIDES="one=$tmp/fq/bzImage two=$tmp/fq/bzImage@memcg_stock_evict=random three=$tmp/fq/bzImage" \
+	"$TOP/lab/ab.sh" > "$tmp/sides.out" 2>&1
+check "2: lab/ab.sh SIDES under ACCEL=mttcg: exit 0" test $? -eq 0
+check "2: ... the oopsed boot is retried and said" has "$tmp/sides.out" 'RETRY: run 1/1: one stopped before userspace with the known multi-threaded TCG oops'
+check "2: ... the retries are counted" has "$tmp/sides.out" 'multi-threaded TCG: 1 boot\(s\) retried'
+check "2: ... four boots, in side order, multi-threaded, pci=noacpi" \
+	test "$(grep -c -- '-accel tcg,thread=multi .*pci=noacpi' "$tmp/fm/args")" = 4
+check "2: ... a side's command line reaches its boot" has "$tmp/fm/args" 'memcg_stock_evict=random'
+check "2: ... the matrix report has a column per side" has "$tmp/sides.out" '^workload +one +two +three +one>two +one>three $'
+check "2: ... the report says multi-threaded TCG and the retry" \
+	has "$tmp/sides.out" '^#   all.retries: 1 boot\(s\) retried'
+rm -rf "$BUILD"
 
 # --- 3: results are never lost or changed -----------------------------------
 mkdir -p "$tmp/res"
