@@ -27,7 +27,7 @@
 #                  memcg_stock_evict=random (rand7), roundrobin (rr7,
 #                  upstream's 2026 rule) and clock (clock7); at N = 16 with
 #                  clock (clock16).  Default items: iperf3-cgroup at K = 1 2
-#                  4 6 8 12 16 (16 MiB a pair) and memcg-madvise-fault at 1,
+#                  4 6 8 12 16 (64 MiB a pair) and memcg-madvise-fault at 1,
 #                  4 and 32 (BENCH picks others).  The report (lab/compare.py
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
@@ -109,7 +109,7 @@ matrix=("${default[@]}")
 [ "${FULL:-0}" = 1 ] && matrix=("${full[@]}")
 if [ -n "${MATRIX:-}" ]; then
 	matrix=()
-	for k in 1 2 4 6 8 12 16; do matrix+=("iperf3-cgroup:$k:16"); done
+	for k in 1 2 4 6 8 12 16; do matrix+=("iperf3-cgroup:$k"); done
 	for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k"); done
 fi
 if [ "${HOST:-0}" = 1 ]; then
