@@ -11,7 +11,11 @@
 #                               Ctrl-a x quits; lab/shell.sh)
 #   make test                   the lab's own tests only (prove tests/)
 #   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
-#                               A/B benchmark, LKP tables (lab/bench.sh)
+#              [MATRIX=stock] [PARALLEL=1]
+#                               A/B benchmark, LKP tables (lab/bench.sh);
+#                               MATRIX=stock: 6.12 and the memcg stock at
+#                               N = 7 (random, roundrobin, clock) and 16;
+#                               PARALLEL=1: multi-threaded TCG, 4 vCPUs
 #   make deb [KCONFIG=/boot/config-...] [DEB_BOOT=0]
 #                               Debian packages of base and head (6.12.117-
 #                               mmscale-base, 6.12.117-mmscale) that install

@@ -22,7 +22,8 @@ and print LKP-style A/B tables from saved results.
       head mean (+-%stddev), metric key.  A change is marked "*"
       (significant) only when each side's median lies outside the other
       side's min-max range (needs 2+ runs a side), and for a counter only
-      when its mean also moves by 1% or more.  Then the mechanism
+      when its mean also moves by 1% or more and its count by 5 events a
+      run or more.  Then the mechanism
       counters per 1000 operations, and the failed runs and workloads.  For
       sweeps (workloads that differ only in "@param=value") it writes one
       gnuplot PNG per metric into the --plots DIR.  --out DIR writes the
@@ -251,6 +252,10 @@ def cell(vs):
 # (memcg-parallel-fault's pgalloc, make bench 2026-12-01: 1002.3 +- 0.02
 # per 1000 on base, 1002.3-1005.1 on head), which no kernel change explains
 COUNTER_FLOOR = 0.01
+# ... and when the counts themselves differ by this many events a run or
+# more: the same 3 pgactivate events in every page_fault1 run, divided by
+# head's larger number of operations, were "-7.8%" (make bench 2026-12-01)
+COUNTER_MIN_EVENTS = 5
 
 
 def significant(a, b, floor=0.0):
@@ -281,6 +286,23 @@ def one_sided(va, vb, key):
 def slab_frees(counters, cache):
     return (counters.get('slab.%s.free_fastpath' % cache, 0.0) +
             counters.get('slab.%s.free_slowpath' % cache, 0.0))
+
+
+def raw_counts(runs, workload, key):
+    """Per good run: the counter's delta itself."""
+    return [r['workloads'][workload]['counters'].get(key, 0.0) for r in runs
+            if not r['failed'] and workload in r['workloads'] and not r['workloads'][workload]['errors']]
+
+
+def counter_marked(runs_a, runs_b, workload, key, va, vb):
+    """A counter change is marked: significant, 1% or more, and the counts
+    a run differ by COUNTER_MIN_EVENTS or more."""
+    if not significant(va, vb, COUNTER_FLOOR):
+        return False
+    ra, rb = raw_counts(runs_a, workload, key), raw_counts(runs_b, workload, key)
+    if key.startswith('slab.') or not ra or not rb:
+        return True
+    return abs(statistics.mean(rb) - statistics.mean(ra)) >= COUNTER_MIN_EVENTS
 
 
 def values(runs, workload, what, key):
@@ -458,7 +480,7 @@ def print_report(args, a, b, base, head, plotdir):
                                       cell(vb), key))
             shown += 1
     print('\n* = significant: each median outside the other side\'s min-max (2+ runs a side); '
-          'counters: and a change of 1% or more')
+          'counters: and a change of 1% and 5 events a run or more')
     counter_tables(base, head, workloads, args.all_counters, args.keys)
     failures(base, head)
     if plotdir:
@@ -487,7 +509,7 @@ def counter_tables(base, head, workloads, show_all, only=None):
                 rows.append(one_sided(va, vb, key))
                 continue
             rows.append('%s %s%s %s  %s' % (cell(va), change(va, vb),
-                                            '*' if significant(va, vb, COUNTER_FLOOR) else ' ',
+                                            '*' if counter_marked(base, head, w, key, va, vb) else ' ',
                                             cell(vb), key))
         if rows:
             if not printed:
@@ -659,7 +681,8 @@ def matrix(args):
                 line += ' %s' % (cell(vals[s]) if vals[s] else '%14s %5s' % ('-', ''))
             for (a, b), n in zip(pairs, pw):
                 if vals[a] and vals[b]:
-                    sig = significant(vals[a], vals[b], COUNTER_FLOOR if what == 'counters' else 0.0)
+                    sig = (counter_marked(runs[a], runs[b], w, key, vals[a], vals[b]) if what == 'counters'
+                           else significant(vals[a], vals[b]))
                     line += ' %*s%s' % (n, change(vals[a], vals[b]).strip(), '*' if sig else ' ')
                 else:
                     line += ' %*s ' % (n, '-')
@@ -671,7 +694,7 @@ def matrix(args):
                             ''.join(' %*s ' % (n, '%s>%s' % (a, b)) for (a, b), n in zip(pairs, pw))))
         print('\n'.join(rows))
     print('\n# columns A>B: the change from side A to side B; * = significant: each median '
-          'outside the other side\'s min-max (2+ runs a side); counters: and a change of 1% or more')
+          'outside the other side\'s min-max (2+ runs a side); counters: and a change of 1% and 5 events a run or more')
     failures([], [], [(r['side'], r) for r in everything])
     return 0
 

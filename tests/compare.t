@@ -91,6 +91,24 @@ check "collect: bad run spec is refused" test $? -eq 2
 check "collect: says why" has "$tmp/bad.out" 'bad run "Side-ways:1'
 "$cmp" report "$tmp/nonexistent" > "$tmp/bad2.out" 2>&1
 check "report: missing results is an error" test $? -ne 0
+# counters: a significant change is marked only from a 1% move and 5 events
+# a run: the same 3 events a run over more operations is not a change, and
+# neither is a 0.5% move; 300 more events a run are
+mkdir -p "$tmp/floor"
+for side in base head; do for i in 1 2 3; do
+	ops=$((1000 + i)) free=1000 flt=1000
+	[ $side = head ] && ops=$((1200 + i)) free=$(( (1005 + i) * (1200 + i) / 1000 )) flt=$((1300 + i))
+	printf '%s\n' "mmscale: uname 6.12.117-$side #1 cpus=2" "mmscale: ops w@k=1 $ops" \
+		"mmscale: counter w@k=1 proc-vmstat.pgactivate 3" "mmscale: counter w@k=1 proc-vmstat.pgfree $free" \
+		"mmscale: counter w@k=1 proc-vmstat.pgfault $flt" "mmscale: bench done" > "$tmp/floor/$side-$i.log"
+done; done
+"$cmp" collect --out "$tmp/floor/results.json" $(for s in base head; do for i in 1 2 3; do echo "$s:$i:$tmp/floor/$s-$i.log:"; done; done) > /dev/null 2>&1
+"$cmp" report "$tmp/floor" > "$tmp/floor.out" 2>&1
+check "counters: the same few events a run over more operations are not marked" \
+	has "$tmp/floor.out" '^ +2\.99 +-16\.6%  +2\.5 .* proc-vmstat\.pgactivate$'
+check "counters: a move under 1% is not marked" has "$tmp/floor.out" '% +[0-9.]+ .* proc-vmstat\.pgfree$'
+check "counters: ... but 300 more events a run are" has "$tmp/floor.out" '\+[0-9.]+%\* .* proc-vmstat\.pgfault$'
+
 # compare.py matrix: several sides of one run (make bench MATRIX=stock)
 mkdir -p "$tmp/m"
 "$cmp" collect --out "$tmp/m/results.json" --accel tcg --command "make bench MATRIX=stock" \
