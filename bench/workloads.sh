@@ -476,21 +476,18 @@ run_vmalloc() {
 	fi
 	size "$w" "$nr_cpus" "threads=$nr_cpus loops=$vloops"
 	# a boot's first modprobe reads modprobe and test_vmalloc.ko from disk
-	# (10 major faults and about 940 pages more here), the second moves
-	# those pages to the active list (about 380 pgactivate): two loops
-	# outside the window, so that every measured run finds them cached
-	# and active.  Base, with no knob, skipped the sweep points before
-	# auto and paid both inside auto's window, head did not (make bench,
-	# 2026-12-01)
+	# (10 major faults and about 940 pages more here), and the first window
+	# that times itself reads date(1) and runs it twice, which activates its
+	# pages (33-61 pgactivate and one major fault, on either kernel): two
+	# rounds of both outside the window, so that every measured run finds
+	# them cached and active.  Base, with no knob, skipped the sweep points
+	# before auto and paid all of it inside auto's window, head in its
+	# first point (make bench, 2026-12-01)
 	for n in 1 2; do
 		modprobe test_vmalloc run_test_mask="$mask" nr_threads=1 test_loop_count=1 \
 			sequential_test_order=1 2> /dev/null
+		date +%s.%N > /dev/null
 	done
-	# the second load's activations wait in per-CPU LRU batches and were
-	# counted when those drained, in the boot's first measured window
-	# (33-60 pgactivate there, on either kernel): compaction drains them
-	# on every CPU first (lru_add_drain_all())
-	echo 1 > /proc/sys/vm/compact_memory 2> /dev/null
 	# the run's kernel messages start after this line; counting dmesg
 	# lines instead lost the summary once the log buffer was full
 	mark="mmscale-bench $w $$ $RANDOM"
