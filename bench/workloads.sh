@@ -171,10 +171,14 @@ slab_snapshot() {
 }
 
 # vmstat_lines: /proc/vmstat as "proc-vmstat.KEY VALUE", read by the shell
-# itself: no process, so no page fault or allocation of the sampler's own
+# itself: no process, so no page fault or allocation of the sampler's own.
+# In one pass ($(< file)): the read builtin reads ahead and seeks back,
+# and a seq_file regenerated at a byte offset while the counters change
+# gave a torn line under multi-threaded TCG (2026-12-01)
 vmstat_lines() {
-	local k v
-	while read -r k v; do echo "proc-vmstat.$k $v"; done < /proc/vmstat
+	local s line IFS=$'\n'
+	s=$(< /proc/vmstat)
+	for line in $s; do echo "proc-vmstat.${line% *} ${line##* }"; done
 }
 
 # snapshot FILE before|after: one "KEY VALUE" per line for every counter.
