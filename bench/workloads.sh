@@ -170,33 +170,35 @@ slab_snapshot() {
 	awk 'FNR == 1 { n = split(FILENAME, p, "/"); print "slab." p[n - 1] "." p[n], $1 }' "${files[@]}"
 }
 
-# vmstat_lines: /proc/vmstat as "proc-vmstat.KEY VALUE", read by the shell
-# itself: no process, so no page fault or allocation of the sampler's own.
-# In one pass ($(< file)): the read builtin reads ahead and seeks back,
-# and a seq_file regenerated at a byte offset while the counters change
-# gave a torn line under multi-threaded TCG (2026-12-01)
+# vmstat_read VAR: /proc/vmstat into VAR, as it is, in one read builtin:
+# no process, and no seek back (the read builtin seeks back after each
+# line, and a seq_file regenerated at a byte offset while the counters
+# change gave a torn line under multi-threaded TCG, 2026-12-01).
+vmstat_read() { IFS= read -r -d '' "$1" < /proc/vmstat || :; }
+# vmstat_lines TEXT: that text as "proc-vmstat.KEY VALUE" lines
 vmstat_lines() {
-	local s line IFS=$'\n'
-	s=$(< /proc/vmstat)
-	for line in $s; do echo "proc-vmstat.${line% *} ${line##* }"; done
+	local line IFS=$'\n'
+	for line in $1; do echo "proc-vmstat.${line% *} ${line##* }"; done
 }
+vm_before= vm_after=
 
 # snapshot FILE before|after: one "KEY VALUE" per line for every counter.
-# /proc/vmstat is read last before the workload and first after it, and
-# with no process of its own: the snapshot's own awk and grep processes
-# then fault and allocate outside the window.  (They used to sit inside
-# it, and head's SLUB_STATS files, which base lacked, gave head's sampler
-# more of them: docs/results.md.)  counters_stop takes the after snapshot
-# as soon as the workload ends, before the metrics are parsed.
+# /proc/vmstat is read last before the workload and first after it, into
+# a variable, and formatted only in counters_end: nothing of the sampler's
+# own runs between the two reads but the workload.  (The snapshot's awk
+# and grep processes used to sit inside the window, and head's SLUB_STATS
+# files, which base lacked, gave head's sampler more of them; so did
+# formatting head's longer /proc/vmstat: docs/results.md.)  counters_stop
+# takes the after snapshot as soon as the workload ends.
 snapshot() {
+	[ "$2" = before ] || vmstat_read vm_after
 	{
-		[ "$2" = before ] || vmstat_lines
 		[ -r $tracing/kprobe_profile ] &&
 			awk '{ print "kprobe." $1, $2 }' $tracing/kprobe_profile |
 			grep -E "^kprobe\.($(echo $kprobes | tr ' ' '|')) "
 		slab_snapshot
-		[ "$2" = after ] || vmstat_lines
 	} > "$1" 2>/dev/null
+	[ "$2" = after ] || vmstat_read vm_before
 }
 
 counters_begin() {
@@ -213,6 +215,8 @@ counters_stop() {
 # counters_end WORKLOAD OPS (takes the after snapshot unless counters_stop did)
 counters_end() {
 	[ -e "$work/after" ] || snapshot "$work/after" after
+	vmstat_lines "$vm_before" >> "$work/before"
+	vmstat_lines "$vm_after" >> "$work/after"
 	echo "mmscale: ops $1 $2"
 	awk -v w="$1" 'NR == FNR { b[$1] = $2; next }
 		($1 in b) && $2 != b[$1] { print "mmscale: counter " w " " $1 " " $2 - b[$1] }
@@ -534,6 +538,9 @@ run_sigqueue() {
 	echo "mmscale: info all $tmp is not tmpfs: page_fault2/3 and shm-pread-seq-mt measure $(stat -f -c %T "$tmp" 2>/dev/null)"
 echo "mmscale: uname $(uname -r) $(uname -v | tr ' ' _) cpus=$nr_cpus"
 kprobes_setup
+# the two snapshot variables get their memory here, not in a window
+vmstat_read vm_before
+vmstat_read vm_after
 trap 'kprobes_cleanup; cgroups_remove 2>/dev/null; rm -rf "$work"' EXIT
 for item in ${MMSCALE_BENCH//,/ }; do
 	IFS=: read -r name a b c d <<< "$item"
