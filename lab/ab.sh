@@ -126,8 +126,7 @@ boot_side() {
 		-- MMSCALE_BENCH_ENV="$OUT/bench.env" \
 		2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
 			sed -u 's/^/    /' >&2) && return 0
-	[ -n "$mttcg" ] && ! grep -q '^mmscale: guest up' "$3" && grep -q 'int3' "$3" &&
-		grep -q 'sched_clock_cpu' "$3" && return 2
+	[ -n "$mttcg" ] && mttcg_known_oops "$3" && return 2
 	return 1
 }
 runs=() retries=0

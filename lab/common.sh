@@ -381,6 +381,14 @@ want_bench_items() {
 	[ "$n" -gt 0 ] || die "$1 names no benchmark item"
 }
 
+# mttcg_known_oops LOG: true when a console log stopped before userspace
+# with QEMU 7.2's known multi-threaded TCG oops (int3 in sched_clock_cpu
+# during static-key patching); make stress and make bench PARALLEL=1 retry
+# such a boot once and report it.
+mttcg_known_oops() {
+	! grep -q '^mmscale: guest up' "$1" && grep -q 'int3' "$1" && grep -q 'sched_clock_cpu' "$1"
+}
+
 # want_ab_settings: what lab/ab.sh takes (make bench checks them before it
 # builds anything): RUNS, VCPUS, BOOT_TIMEOUT, ACCEL (also mttcg:
 # multi-threaded TCG), SECONDS_PER and the workload loop counts.

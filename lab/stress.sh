@@ -103,7 +103,7 @@ boot_try() {
 		-- MMSCALE_STRESS_SECONDS="$secs" MMSCALE_BIN="$out/bin" MMSCALE_CACHES="$caches" \
 		MMSCALE_INJECT="${INJECT:-none}" 2>&1 | tee "$out/boot-$1.out" || rc=$?
 	[ "$rc" = 0 ] && return 0
-	if ! grep -q '^mmscale: guest up' "$log" && grep -q 'int3' "$log" && grep -q 'sched_clock_cpu' "$log"; then
+	if mttcg_known_oops "$log"; then
 		return 2
 	fi
 	return 1
