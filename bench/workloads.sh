@@ -24,6 +24,9 @@
 #                                   process|thread, IPC pipe|socket
 #   hackbench-cgroup:MODE:IPC:K[:SIZE]      K hackbench groups, each in its
 #                                   own memory cgroup, run at the same time
+#   slab-empty-partial              after the items before it: the empty
+#                                   slabs left on the node partial lists
+#                                   of every cache (run_empty_partial)
 #   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
 #                                   fix_size long_busy_list random_size align,
 #                                   THRESHOLD "auto", "4xauto" (N times auto)
@@ -533,6 +536,61 @@ run_sigqueue() {
 	run_sampled "sigqueue@signals=$n" "$bin/sigqueue" -n "$n" -r "$r"
 }
 
+# run_empty_partial: the empty slabs that the items before it left on the
+# node partial lists, summed over every cache that is not an alias.  Per
+# cache: writing cpu_partial back unchanged flushes the cpu slabs and cpu
+# partial lists (flush_all(); the empty slabs it discards are not counted);
+# then a shrink (kmem_cache_shrink()) discards every empty slab on the node
+# partial lists whatever min_partial says, and the drop of each node's slab
+# count (SLUB_DEBUG's "slabs"), less the free_slab events of SLUB_STATS
+# meanwhile, is the number of empty slabs that were on that node's list.
+# The flush can add empty slabs of its own only to a node list that holds
+# fewer than min_partial slabs (6.12's rule), so "empty" is an upper bound,
+# while "over_min", the empty slabs beyond those that fill each node's list
+# up to min_partial, the ones that rule would have discarded, is not raised
+# by the flush.  The caches are shrunk afterwards: put this item last.
+# Needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS (else a skip line).
+run_empty_partial() {
+	local w=slab-empty-partial d cp s1 s2 f1 f2 p1 m e n en pn keep over
+	local caches=0 with=0 empty=0 overmin=0 partial=0 nn=0
+	[ -r /sys/kernel/slab/kmalloc-64/slabs ] && [ -r /sys/kernel/slab/kmalloc-64/free_slab ] ||
+		{ echo "mmscale: skip $w needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS"; return; }
+	for d in /sys/devices/system/node/node[0-9]*; do [ -d "$d" ] && nn=$((nn + 1)); done
+	[ "$nn" -gt 0 ] || nn=1
+	for d in /sys/kernel/slab/*; do
+		[ -L "$d" ] && continue
+		read -r cp < "$d/cpu_partial" && read -r m < "$d/min_partial" || continue
+		echo "$cp" > "$d/cpu_partial" 2>/dev/null || continue
+		read -r s1 < "$d/slabs" && read -r f1 _ < "$d/free_slab" && read -r p1 < "$d/partial" || continue
+		echo 1 > "$d/shrink" 2>/dev/null || continue
+		read -r s2 < "$d/slabs" && read -r f2 _ < "$d/free_slab" || continue
+		caches=$((caches + 1))
+		partial=$((partial + ${p1%% *}))
+		e=$(( (${s1%% *} - ${s2%% *}) - (f2 - f1) ))
+		[ "$e" -gt 0 ] || continue
+		over=0
+		for ((n = 0; n < nn; n++)); do
+			en=$(( $(node_count "$s1" $n) - $(node_count "$s2" $n) ))
+			pn=$(node_count "$p1" $n)
+			keep=$((m - (pn - en))); [ "$keep" -gt 0 ] || keep=0
+			[ "$en" -gt "$keep" ] && over=$((over + en - keep))
+		done
+		with=$((with + 1)) empty=$((empty + e)) overmin=$((overmin + over))
+		echo "mmscale: info $w ${d##*/}: $e empty of ${p1%% *} on the node partial lists after the flush (${p1#* }), min_partial $m, $over over"
+	done
+	echo "mmscale: info $w $caches caches shrunk, $nn nodes"
+	echo "mmscale: metric $w slab.partial $partial"
+	echo "mmscale: metric $w slab.partial_empty $empty"
+	echo "mmscale: metric $w slab.partial_empty_over_min $overmin"
+	echo "mmscale: metric $w slab.caches_with_empty $with"
+}
+
+# node_count LINE N: the "N<N>=" value of a SLUB sysfs line (0 if absent)
+node_count() {
+	local re=" N$2=([0-9]+)( |\$)"
+	[[ " $1" =~ $re ]] && echo "${BASH_REMATCH[1]}" || echo 0
+}
+
 # --- main -----------------------------------------------------------------
 [ "$(stat -f -c %T "$tmp" 2>/dev/null)" = tmpfs ] ||
 	echo "mmscale: info all $tmp is not tmpfs: page_fault2/3 and shm-pread-seq-mt measure $(stat -f -c %T "$tmp" 2>/dev/null)"
@@ -560,6 +618,7 @@ for item in ${MMSCALE_BENCH//,/ }; do
 	hackbench) run_hackbench "$a" "$b" "$c" "$d" ;;
 	hackbench-cgroup) run_hackbench_cgroup "$a" "$b" "$c" "$d" ;;
 	vmalloc) run_vmalloc "$a" "$b" ;;
+	slab-empty-partial) run_empty_partial ;;
 	*) echo "mmscale: error $item unknown workload" ;;
 	esac
 done

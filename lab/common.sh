@@ -235,7 +235,7 @@ want_boot_settings() {
 # bytes; sigqueue SIGNALS and ROUNDS 1..1048576
 # (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
 # 4..4194304 KiB (the range vm.vmap_lazy_threshold_kb accepts).
-BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K, iperf3-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD"
+BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K, iperf3-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
 
 # bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
 bench_count() {
@@ -276,6 +276,8 @@ bench_item_error() {
 			bench_count "K (memory cgroups)" 1 1024 "${f[3]}"
 		fi
 		[ ${#f[@]} = 4 ] || bench_count SIZE 1 65536 "${f[4]}" ;;
+	slab-empty-partial)
+		[ ${#f[@]} = 1 ] || echo "slab-empty-partial takes no parameter" ;;
 	vmalloc)
 		[ ${#f[@]} = 3 ] || { echo "want vmalloc:TESTS:THRESHOLD"; return; }
 		for t in ${f[1]//+/ }; do

@@ -38,7 +38,7 @@ check "page_fault: bad mode is a usage error" test $? -eq 2
 "$tmp/sigqueue" -n 0 > "$tmp/o5" 2>&1
 check "sigqueue: 0 signals is a usage error" test $? -eq 2
 check "sigqueue: the error names the range" has "$tmp/o5" "SIGNALS must be 1\.\.1048576, not '0'"
-MMSCALE_BENCH=page_fault1:threads:1,shm-pread-seq-mt:1,sigqueue:64:3,bogus:1 MMSCALE_BENCH_BIN=$tmp \
+MMSCALE_BENCH=page_fault1:threads:1,shm-pread-seq-mt:1,sigqueue:64:3,bogus:1,slab-empty-partial MMSCALE_BENCH_BIN=$tmp \
 	MMSCALE_BENCH_SECONDS=1 MMSCALE_BENCH_TMP=/dev/shm MMSCALE_KPROBES=no_such_function_xyz \
 	timeout 60 "$TOP/bench/workloads.sh" > "$tmp/w" 2> /dev/null
 check "workloads.sh: exit 0" test $? -eq 0
@@ -50,7 +50,9 @@ check "shm-pread-seq-mt: KB/s" has "$tmp/w" '^mmscale: metric shm-pread-seq-mt@t
 check "sigqueue: one op per signal freed" has "$tmp/w" '^mmscale: ops sigqueue@signals=64 192$'
 check "an unknown item is an error line" has "$tmp/w" '^mmscale: error bogus:1 unknown workload$'
 check "a kprobe that cannot be counted is said, not hidden" has "$tmp/w" 'kprobe no_such_function_xyz: no such|no tracefs kprobe_events'
+check "slab-empty-partial: a count, or a skip that names the options" has "$tmp/w" '^mmscale: (metric slab-empty-partial slab\.partial_empty [0-9]+|skip slab-empty-partial needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS)$'
 check "end marker" has "$tmp/w" '^mmscale: bench done$'
+check "slab-empty-partial takes no parameter" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error slab-empty-partial:3)\" = 'slab-empty-partial takes no parameter' ] && [ -z \"\$(bench_item_error slab-empty-partial)\" ]"
 
 # make bench HOST=1 sizes its items from the machine (host_matrix): LKP's
 # shares of the CPUs, capped by memory
