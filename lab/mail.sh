@@ -208,8 +208,9 @@ test_matrix() {
 	done
 }
 
-# bench_table RE: the LKP table of the newest results dir with a workload
-# matching RE
+# bench_table RE: the LKP table of the newest results dir of a base/head
+# A/B (a matrix of other sides, SIDES=..., has no A/B table) with a
+# workload matching RE
 bench_table() {
 	local re=$1 d found=
 	if [ -n "$re" ]; then
@@ -219,8 +220,10 @@ bench_table() {
 			if python3 - "$d/results.json" "$re" <<'PY' 2>/dev/null; then
 import json, re, sys
 doc = json.load(open(sys.argv[1]))
-ws = {w for r in doc.get('runs', []) for w in r.get('workloads', {})}
-sys.exit(0 if any(re.search(sys.argv[2], w) for w in ws) else 1)
+runs = doc.get('runs', [])
+ws = {w for r in runs for w in r.get('workloads', {})}
+ab = {r.get('side') for r in runs} == {'base', 'head'}
+sys.exit(0 if ab and any(re.search(sys.argv[2], w) for w in ws) else 1)
 PY
 				found=$d
 				break

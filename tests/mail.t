@@ -84,7 +84,7 @@ for t in ptlock slub vmalloc memcg; do
 		/^From [0-9a-f]+ / { n++; inh = 1 } inh && /^$/ { inh = 0 }
 		inh && /linux-mm@kvack\.org/ { has[n] = 1 }
 		END { c = 0; for (i = 1; i <= n; i++) c += has[i]; print (n > 0 && c == n) ? "all" : c "/" n }' "$d/posting.mbox")" = all
-	check "$t: subjects say RFC PATCH" has "$d/posting.mbox" '^Subject: \[RFC PATCH 0/[0-9]+\]'
+	check "$t: subjects say RFC PATCH" has "$d/posting.mbox" '^Subject: \[RFC PATCH 0+/[0-9]+\]'
 	check "$t: send.sh is the dry run's command" bash -c "grep -q 'git send-email --confirm=always --no-thread' $d/send.sh && test -x $d/send.sh"
 done
 done_testing
