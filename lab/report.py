@@ -56,7 +56,7 @@ UPSTREAM_FAILURES = {
         "fails on 6.12.117 here too: it wants memory.current - percpu below "
         "64 pages per CPU (times the stock slots with memcg patch 5), but the 1000 child memcgs it creates also charge "
         "their memcg_vmstats and per-node stats to slab (about 8 MiB here, "
-        "KASAN-sized); a fix counting slab was posted upstream in 2026"),
+        "KASAN-sized)"),
 }
 MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
                   r'(?::? ?(.*))?$')
