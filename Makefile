@@ -4,13 +4,16 @@
 #
 #   make run | check            whole loop (see README.md)
 #   make deps | source | tree | export
-#   make build CONFIGS="vm debug"   one kernel under build/<configs joined by ->
-#   make shell [CONFIGS="vm debug mmscale"] [APPEND="slab_free_lock_first=off"]
+#   make build [CONFIGS="vm debug"]  one kernel under build/<configs joined
+#                               by -> (default: the one default kernel,
+#                               make check's: DEFAULT_CONFIGS in lab/common.sh)
+#   make shell [CONFIGS=...] [APPEND="slab_free_lock_first=off"]
 #                               a shell in that built kernel under QEMU, on
-#                               this terminal (default: make check's kernel;
-#                               Ctrl-a x quits; lab/shell.sh)
+#                               this terminal (default: the default kernel,
+#                               so make build && make shell boots what was
+#                               just built; Ctrl-a x quits; lab/shell.sh)
 #   make test                   the lab's own tests only (prove tests/)
-#   make bench [BENCH=page_fault3] [RUNS=5] [FULL=1] [CONFIG=rt] [HOST=1]
+#   make bench [BENCH=page_fault3] [RUNS=3] [FULL=1] [CONFIG=rt] [HOST=1]
 #              [MATRIX=stock] [PARALLEL=1]
 #                               A/B benchmark, LKP tables (lab/bench.sh);
 #                               MATRIX=stock: 6.12 and the memcg stock at
@@ -49,11 +52,16 @@
 #   make clean [FORCE=1]        delete build/; refused while build/linux has
 #                               work not exported to patches/ (lab/clean.sh)
 #   make help                   this text
+#
+# Every target first runs lab/knobs.sh TARGET: a variable that looks like a
+# misspelt knob of that target (SECOND=60 make stress) is refused with a
+# "did you mean" line; lab/knobs.sh --list prints each target's knobs.
+# BUILD=DIR puts everything generated in DIR (default build/; make clean
+# deletes only a folder the lab made, see docs/lab-internals.md).
 
 SHELL := /bin/bash
-CONFIGS ?= vm debug
-NAME := $(subst $() ,-,$(strip $(CONFIGS)))
-BUILD ?= build
+# every target checks its knobs first (lab/knobs.sh)
+KNOBS = @lab/knobs.sh $@
 
 .PHONY: all run check deps source tree export build shell test bench deb stress equiv layout compare bisect topics mail kunit docs help clean
 
@@ -61,60 +69,77 @@ all: help
 
 # the comment block at the top of this file, and nothing else
 help:
+	$(KNOBS)
 	@awk '!/^#/ { exit } { print }' Makefile
 
 run:
+	$(KNOBS)
 	lab/run.sh run
 
 check:
+	$(KNOBS)
 	lab/run.sh check
 
 deps:
+	$(KNOBS)
 	lab/deps.sh
 
 source:
+	$(KNOBS)
 	lab/source.sh
 
 tree: source
+	$(KNOBS)
 	lab/tree.sh
 
 export:
+	$(KNOBS)
 	lab/export.sh
 
+# no CONFIGS: the default kernel (lab/common.sh DEFAULT_CONFIGS)
 build:
+	$(KNOBS)
 	lab/build.sh $(CONFIGS)
 
-# make shell boots make check's kernel unless CONFIGS is given
 shell:
-	lab/shell.sh $(if $(filter file,$(origin CONFIGS)),,$(CONFIGS))
+	$(KNOBS)
+	lab/shell.sh $(CONFIGS)
 
 test:
+	$(KNOBS)
 	prove -v tests/*.t
 
 bench:
+	$(KNOBS)
 	lab/bench.sh
 
 # deb checks its settings first, then runs the stages it needs
 deb:
+	$(KNOBS)
 	lab/deb.sh --check
 	lab/deb.sh
 
 # bash counts its own run time in SECONDS: the script gets STRESS_SECONDS
 stress:
-	STRESS_SECONDS=$(SECONDS) lab/stress.sh --check
-	STRESS_SECONDS=$(SECONDS) lab/stress.sh
+	$(KNOBS)
+	STRESS_SECONDS='$(SECONDS)' lab/stress.sh --check
+	STRESS_SECONDS='$(SECONDS)' lab/stress.sh
 
 equiv:
+	$(KNOBS)
 	lab/equiv.sh --check
 	lab/equiv.sh
 
 layout:
+	$(KNOBS)
 	lab/layout.sh --check
 	lab/layout.sh
 
+# A and B are folders: quoted, so that a path with blanks is one argument
 compare:
+	$(KNOBS)
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
-	lab/compare.py report $(A) $(B) --out $(BUILD)/compare/$$(date +%Y%m%d-%H%M%S)
+	lab/compare.py report "$$A" $(if $(B),"$$B") --out "$${BUILD:-build}/compare/$$(date +%Y%m%d-%H%M%S)"
 
 # LAST alone means FIRST=1
 BISECT_RANGE = $(or $(FIRST),$(if $(LAST),1)) $(LAST)
@@ -122,15 +147,18 @@ BISECT_RANGE = $(or $(FIRST),$(if $(LAST),1)) $(LAST)
 # bisect, mail and docs check their settings first, then run the stages
 # they need (make source and make tree check theirs)
 bisect:
+	$(KNOBS)
 	lab/bisect.sh --check $(BISECT_RANGE)
 	lab/source.sh
 	lab/tree.sh
 	lab/bisect.sh $(BISECT_RANGE)
 
 topics: tree
+	$(KNOBS)
 	lab/topics.sh
 
 mail:
+	$(KNOBS)
 	lab/mail.sh --check
 	lab/deps.sh
 	lab/source.sh
@@ -138,16 +166,19 @@ mail:
 	lab/mail.sh
 
 kunit:
-	SUITE=$(SUITE) lab/kunit.sh --check
+	$(KNOBS)
+	SUITE='$(SUITE)' lab/kunit.sh --check
 	lab/source.sh
 	lab/tree.sh
-	SUITE=$(SUITE) lab/kunit.sh
+	SUITE='$(SUITE)' lab/kunit.sh
 
 docs:
+	$(KNOBS)
 	lab/docs.sh --check
 	lab/source.sh
 	lab/tree.sh
 	lab/docs.sh
 
 clean:
+	$(KNOBS)
 	lab/clean.sh

@@ -37,6 +37,7 @@
 #                  (single-threaded TCG runs one vCPU at a time).  Times are
 #                  still emulated; the counters are the evidence
 #   BOOT_TIMEOUT, ACCEL, VCPUS, OUT, BASE_APPEND, HEAD_APPEND: see lab/ab.sh
+# lab/bench.sh --plan prints the items the settings select, and nothing more.
 # Every setting and every item is checked before anything is built or
 # booted (bounds: lab/common.sh, bench_item_error): a value it does not
 # know is refused, HOST and FULL take 0 or 1 only.
@@ -125,19 +126,44 @@ if [ -n "${BENCH:-}" ]; then
 	if [[ $BENCH == *:* ]]; then
 		IFS=, read -r -a matrix <<< "$BENCH"
 	else
+		# a workload name: its items in the matrix of this run, else in the
+		# whole matrix (FULL=1; HOST=1 FULL=1 on the machine itself), else
+		# the name alone when it takes no parameter
+		if [ "${HOST:-0}" = 1 ]; then
+			mapfile -t whole < <(SWEEP_POINTS=$SWEEP_POINTS host_matrix "$host_cpus" 1 "${host_mem:-0}")
+		else
+			whole=("${full[@]}")
+		fi
+		known=$(sed -e 's/:[^,]*//g' -e 's/,//g' <<< "$BENCH_ITEMS" | tr '|' ' ' | sed 's/page_fault1 2 3/page_fault1 page_fault2 page_fault3/')
 		pick=()
+		no_empty_items BENCH "$BENCH"
 		for name in ${BENCH//,/ }; do
 			n=0
 			for item in "${matrix[@]}"; do
 				[ "${item%%:*}" = "$name" ] && { pick+=("$item"); n=$((n + 1)); }
 			done
-			[ $n -gt 0 ] || die "unknown workload '$name' (known: page_fault1 page_fault2 page_fault3 shm-pread-seq-mt memcg-parallel-fault memcg-madvise-fault iperf3-cgroup hackbench hackbench-cgroup vmalloc)"
+			if [ $n = 0 ]; then
+				for item in "${whole[@]}"; do
+					[ "${item%%:*}" = "$name" ] && { pick+=("$item"); n=$((n + 1)); }
+				done
+			fi
+			if [ $n = 0 ] && [ -z "$(bench_item_error "$name")" ]; then
+				pick+=("$name")
+				n=1
+			fi
+			if [ $n = 0 ]; then
+				[[ " $known " == *" $name "* ]] &&
+					die "workload '$name' is in no matrix: give it with its parameters ($(bench_item_error "$name"))"
+				die "unknown workload '$name' (known: $known)"
+			fi
 		done
 		matrix=("${pick[@]}")
 	fi
 fi
 plan=$(IFS=,; echo "${matrix[*]}")
 want_bench_items BENCH "$plan"
+# --plan: print the items this run would measure, and stop
+[ "${1:-}" != --plan ] || { echo "$plan"; exit 0; }
 RUNS=${RUNS:-3}
 cmd="make bench${MATRIX:+ MATRIX=$MATRIX}${PARALLEL:+ PARALLEL=$PARALLEL}${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
 [ "${VCPUS:-2}" = 2 ] || cmd+=" VCPUS=$VCPUS"

@@ -5,9 +5,11 @@
 # Usage: lab/bisect.sh [--check] [FIRST [LAST]]   patch numbers, default 1 .. the last
 #   --check                     only check the settings and exit (make
 #                               bisect runs it before make tree)
-#   CONFIGS="vm mmscale" (env)  config fragments for every commit (default);
-#                               "vm" alone builds each commit with the
-#                               series' options off
+#   CONFIGS="..." (env)         config fragments for every commit
+#                               (default: the one default kernel,
+#                               lab/common.sh's DEFAULT_CONFIGS); "vm"
+#                               alone builds each commit with the series'
+#                               options off
 #   BOOT_TIMEOUT=S (env)        per boot (default 900)
 # What it does: for each commit of build/linux after mmscale/base in the
 # range, checks it out in a detached worktree (build/bisect/tree), writes
@@ -35,9 +37,12 @@ first=${1:-1}
 last=${2:-}
 in_range "$first" 1 9999 && { [ -z "$last" ] || { in_range "$last" 1 9999 && [ "$first" -le "$last" ]; }; } ||
 	die "$usage (patch numbers), not '$*'"
-CONFIGS=${CONFIGS:-vm mmscale}
+CONFIGS=${CONFIGS:-$DEFAULT_CONFIGS}
 want_fragments "CONFIGS=$CONFIGS" "$CONFIGS"
 want_boot_settings
+# the range against patches/ (the tree is made from it), before any stage
+np=$(patch_count)
+[ "$first" -le "$np" ] && [ "${last:-$np}" -le "$np" ] || die "$usage <= $np (patches/ holds $np patches), not '$*'"
 [ "$checking" = 0 ] || exit 0
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 out=$BUILD/bisect

@@ -2,7 +2,8 @@
 # lab/build.sh - stage "build": configure and build one kernel, its modules
 # and the mm + cgroup kselftests, out of tree.
 #
-# Usage: lab/build.sh FRAGMENT... (names from configs/, e.g. "vm debug")
+# Usage: lab/build.sh [FRAGMENT...] (names from configs/, e.g. "vm debug";
+#   none: the default kernel, lab/common.sh's DEFAULT_CONFIGS)
 #   KSRC=DIR   kernel tree to build (default build/linux, the patched tree)
 #   NAME=NAME  output directory name under build/ (default: fragments joined
 #              with '-', e.g. build/vm-debug)
@@ -27,7 +28,8 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 FRAGMENT..." >&2; exit 2; }
+# no fragment: the one default kernel (lab/common.sh DEFAULT_CONFIGS)
+[ $# -ge 1 ] || set -- $DEFAULT_CONFIGS
 KSRC=${KSRC:-$TREE}
 NAME=${NAME:-$(IFS=-; echo "$*")}
 STAGE="build $NAME"

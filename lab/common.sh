@@ -14,6 +14,13 @@ BUILD=${BUILD:-$TOP/build}
 PATCHES=${PATCHES:-$TOP/patches}
 SRC_DIR=$BUILD/src            # pristine kernel source, git repo, tag mmscale/base
 TREE=${TREE:-$BUILD/linux}    # work tree: baseline + one commit per patch
+LOGS=${LOGS:-$BUILD}          # stage logs (the lab's tests point it at a scratch folder)
+# The marker lab/clean.sh looks for: only a folder the lab made is deleted.
+BUILD_MARKER=.mmscale-build
+# The one default kernel: make check's (lab/run.sh), and the default of make
+# build, shell, bisect, kunit and deb, so that "make build && make shell"
+# boots the kernel just built.  Fragments of configs/, in merge order.
+DEFAULT_CONFIGS="vm debug mmscale"
 BASE_TAG=mmscale/base
 STAGE=${STAGE:-lab}
 STAGE_LOG=${STAGE_LOG:-}
@@ -40,8 +47,18 @@ stage() {
 	STAGE_LOG=${2:-}
 	_stage_t0=$(date +%s)
 	if [ -n "$STAGE_LOG" ]; then
+		case $STAGE_LOG in "$BUILD"/*) build_mark ;; esac
 		mkdir -p "$(dirname "$STAGE_LOG")"
 		: > "$STAGE_LOG"
+	fi
+}
+
+# build_mark: make BUILD if it is missing and, when the lab made it or it is
+# empty, write the marker that lets make clean delete it (lab/clean.sh).
+build_mark() {
+	if [ ! -e "$BUILD" ] || { [ -d "$BUILD" ] && [ -z "$(ls -A "$BUILD")" ]; }; then
+		mkdir -p "$BUILD" &&
+			echo "made by the mmscale lab ($TOP); make clean may delete this folder" > "$BUILD/$BUILD_MARKER"
 	fi
 }
 
@@ -128,6 +145,16 @@ read_topics() {
 	done
 }
 
+# patch_count [PATCHES]: print how many patches the series files name.
+patch_count() {
+	local p=${1:-$PATCHES} t n=0
+	read_topics "$p"
+	for t in "${TOPICS[@]}"; do
+		n=$((n + $(series_lines "$p/$t/series" | wc -l)))
+	done
+	echo "$n"
+}
+
 # topic_of_commits TREE: print "SHA TOPIC" for each commit after the baseline,
 # oldest first.  A commit without a topic note belongs to the topic of the
 # commit before it (so a new commit or a fixup lands in the topic it follows).
@@ -177,10 +204,19 @@ want_bool() {
 	for n; do want_choice "$n" 0 1; done
 }
 
+# no_empty_items WHAT LIST: a comma separated LIST has no empty item (",,",
+# or a comma at either end: a typo that would silently drop an item).
+no_empty_items() {
+	case $2 in
+	,* | *,,* | *,) die "$1: an empty item in '$2' (two commas, or a comma at an end)" ;;
+	esac
+}
+
 # want_fragments WHAT LIST: every word of LIST (blanks or commas) names a
 # file configs/WORD.config, and there is at least one.
 want_fragments() {
 	local f n=0 known k
+	no_empty_items "$1" "$2"
 	for f in ${2//,/ }; do
 		if ! [[ $f =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -f "$TOP/configs/$f.config" ]; then
 			known=$(for k in "$TOP"/configs/*.config; do basename "$k" .config; done | tr '\n' ' ')
@@ -375,6 +411,7 @@ host_matrix() {
 # benchmark item within its bounds, and there is at least one.
 want_bench_items() {
 	local item why n=0
+	no_empty_items "$1" "$2"
 	for item in ${2//,/ }; do
 		why=$(bench_item_error "$item" | head -n1)
 		[ -z "$why" ] || die "$1 item '$item': $why"
@@ -429,6 +466,7 @@ die_on_failed_runs() {
 # BASE exists: two runs in the same second never share one) and print it.
 new_dir() {
 	local d=$1 i=1
+	case $1 in "$BUILD"/*) build_mark ;; esac
 	mkdir -p "$(dirname "$1")" || return 1
 	until mkdir "$d" 2>/dev/null; do
 		[ -e "$d" ] && [ "$i" -lt 999 ] || return 1

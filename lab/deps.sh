@@ -12,7 +12,7 @@ STAGE=deps
 for p in ${MMSCALE_DEPS:-}; do
 	[[ $p =~ ^[a-z0-9][a-z0-9+.-]+$ ]] || die "MMSCALE_DEPS: '$p' is not a Debian package name"
 done
-stage deps "$BUILD/deps.log"
+stage deps "$LOGS/deps.log"
 
 pkgs=(
 	# kernel build

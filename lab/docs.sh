@@ -40,7 +40,7 @@ if [ $# -gt 0 ]; then
 fi
 want_number DOCS_JOBS 1 256
 [ "$checking" = 0 ] || exit 0
-stage docs "$BUILD/docs.log"
+stage docs "$LOGS/docs.log"
 
 [ -f "$SRC_DIR/Makefile" ] || die "no baseline kernel tree at $SRC_DIR; run 'make tree' first"
 [ -f "$TREE/Makefile" ] || die "no patched kernel tree at $TREE; run 'make tree' first"
@@ -78,7 +78,7 @@ fi
 say "SPHINXDIRS=\"${dirs[*]}\" (from the Documentation files of: ${TOPICS[*]})"
 
 MMSCALE_DEPS="python3-sphinx python3-yaml ${MMSCALE_DEPS:-}" "$LAB_DIR/deps.sh" ||
-	die "installing the documentation tools failed (see $BUILD/deps.log)"
+	die "installing the documentation tools failed (see $LOGS/deps.log)"
 command -v sphinx-build >/dev/null 2>&1 || die "sphinx-build is not in PATH after lab/deps.sh"
 say "$(sphinx-build --version 2>&1 | head -n1), -j$jobs"
 

@@ -46,7 +46,7 @@ for s in "${suites[@]}"; do
 	args+=(--kunitconfig="$f")
 done
 
-stage kunit "$BUILD/$name.log"
+stage kunit "$LOGS/$name.log"
 opts=(--arch=x86_64 --build_dir="$BUILD/$name" --jobs="$(nproc)")
 if command -v ccache >/dev/null 2>&1; then
 	opts+=(--make_options "CC=ccache gcc")

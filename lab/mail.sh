@@ -52,6 +52,15 @@ checking=0
 [ "${1:-}" != --check ] || { checking=1; shift; }
 [ $# = 0 ] || { echo "usage: $0 [--check]   (settings: see the header)" >&2; exit 2; }
 
+# section FILE NAME: the text of "## NAME" in a cover metadata file
+section() {
+	awk -v want="## $2" '
+		/^## / { on = ($0 == want); next }
+		/^#/ { next }
+		on { print }
+	' "$1" | sed -e '/./,$!d' | sed -e ':a' -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
 V=${V:-1}
 [[ $V =~ ^[1-9][0-9]?$ ]] || die "V=$V: the version must be a number from 1 to 99"
 PREFIX=${PREFIX-RFC PATCH}
@@ -69,6 +78,12 @@ if [ -n "${TOPIC:-}" ]; then
 else
 	topics=("${TOPICS[@]}")
 fi
+# a version needs its changes written down, in every topic it posts
+for t in "${topics[@]}"; do
+	[ -f "$PATCHES/$t/cover" ] || die "patches/$t/cover is missing (the cover letter's subject, motivation and changes)"
+	[ -n "$(section "$PATCHES/$t/cover" "Changes in v$V")" ] ||
+		die "V=$V: patches/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
+done
 
 # The poster's identity
 if [ -n "${MAIL_FROM:-}" ]; then
@@ -89,7 +104,7 @@ esac
 pname=${BASH_REMATCH[1]}
 paddr=${BASH_REMATCH[2]}
 [ "$checking" = 0 ] || exit 0
-stage mail "$BUILD/mail.log"
+stage mail "$LOGS/mail.log"
 
 [ -d "$TREE/.git" ] || die "no $TREE; run 'make tree' first"
 for f in "$MAINTAINERS_TREE/scripts/get_maintainer.pl" "$MAINTAINERS_TREE/MAINTAINERS"; do
@@ -128,15 +143,6 @@ if [ ! -d "$wt/.git" ]; then
 fi
 run_logged git -C "$wt" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" ||
 	die "could not fetch the baseline"
-
-# section FILE NAME: the text of "## NAME" in a cover metadata file
-section() {
-	awk -v want="## $2" '
-		/^## / { on = ($0 == want); next }
-		/^#/ { next }
-		on { print }
-	' "$1" | sed -e '/./,$!d' | sed -e ':a' -e '/^\n*$/{$d;N;ba' -e '}'
-}
 
 # get_maintainer FILE: "to ADDR" / "cc ADDR" lines for one patch file, as
 # b4 prep --auto-to-cc splits them: To is everyone but the lists (--nol:

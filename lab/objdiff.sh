@@ -21,7 +21,7 @@ for obj in "$@"; do
 		die "$obj is not an object file of the tree (e.g. mm/memory.o)"
 done
 name=objdiff-$(echo $frags | tr ' ' -)
-stage objdiff "$BUILD/$name.log"
+stage objdiff "$LOGS/$name.log"
 for side in base head; do
 	src=$SRC_DIR
 	[ $side = head ] && src=$TREE

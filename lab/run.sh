@@ -3,7 +3,7 @@
 #
 # Usage: lab/run.sh run|check
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
-#          RUN_CONFIGS, default "vm debug mmscale") -> boot under QEMU (KUnit at boot,
+#          RUN_CONFIGS, default lab/common.sh's DEFAULT_CONFIGS) -> boot under QEMU (KUnit at boot,
 #          then mm selftests, test_memcontrol, test_memcg_stock and
 #          test_kmem) -> report.
 #   check: the same, plus: the lab's own tests (tests/*.t with prove), every
@@ -30,7 +30,7 @@ source "$(dirname "$0")/common.sh"
 mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
 STAGE=$mode
-RUN_CONFIGS=${RUN_CONFIGS:-vm debug mmscale}
+RUN_CONFIGS=${RUN_CONFIGS:-$DEFAULT_CONFIGS}
 VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc vmalloc_sysctl ptlock slub}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 want_fragments "RUN_CONFIGS=$RUN_CONFIGS" "$RUN_CONFIGS"

@@ -4,9 +4,9 @@
 #
 # Usage: lab/shell.sh [CONFIG...]       (make shell [CONFIGS="..."])
 #   CONFIG...: the config fragments of a kernel that "make build" built
-#   (build/<fragments joined by ->); default: make check's kernel, "vm debug
-#   mmscale" (lab/run.sh's RUN_CONFIGS), the patched kernel with the
-#   series' options on.
+#   (build/<fragments joined by ->); default: the one default kernel,
+#   lab/common.sh's DEFAULT_CONFIGS (make check's, and make build's
+#   default), the patched kernel with the series' options on.
 # Environment: APPEND (more kernel command line, e.g. the series' boot
 # switches: APPEND="slab_free_lock_first=off memcg_stock_evict=random"),
 # ACCEL, ACCEL_PROBE (see lab/boot.sh), BOOT_TIMEOUT (seconds; QEMU is
@@ -25,7 +25,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 STAGE=shell
-configs=${*:-vm debug mmscale}
+configs=${*:-$DEFAULT_CONFIGS}
 want_fragments "CONFIGS=$configs" "$configs"
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-86400}
 want_boot_settings

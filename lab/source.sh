@@ -36,7 +36,7 @@ if [ -n "${LINUX_SRC:-}" ]; then
 	ver=$(kernel_version "$LINUX_SRC")
 else
 	if [ ! -f "$DEB_TARBALL" ]; then
-		stage source "$BUILD/source.log"
+		stage source "$LOGS/source.log"
 		command -v "$APT_GET" >/dev/null 2>&1 ||
 			die "apt-get is not available to install $DEB_PKG; install it by hand or set LINUX_SRC=/path/to/linux-6.12.y"
 		say "installing $DEB_PKG with apt-get"
@@ -64,7 +64,7 @@ if [ -d "$TREE" ]; then
 		die "the source changed ($origin), and $TREE, made from the old one, holds work that is not in patches/: $UNEXPORTED. Run 'make export' first; 'FORCE=1 make source' deletes that work with $TREE"
 	fi
 fi
-[ "$STAGE_LOG" = "$BUILD/source.log" ] || stage source "$BUILD/source.log"
+[ "$STAGE_LOG" = "$LOGS/source.log" ] || stage source "$LOGS/source.log"
 if [ -d "$TREE" ]; then
 	if [ -n "$UNEXPORTED" ]; then
 		say "FORCE=1: deleting $TREE and the work in it that is not in patches/ ($UNEXPORTED)"

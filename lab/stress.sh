@@ -47,6 +47,7 @@ stage stress
 [ -z "${STRESS_SECONDS:-}" ] || in_range "$STRESS_SECONDS" 30 3600 ||
 	die "SECONDS must be a whole number from 30 to 3600, not '$STRESS_SECONDS'"
 want_choice CONFIG rt
+no_empty_items INJECT "${INJECT:-}"
 for i in $(echo "${INJECT:-none}" | tr , " "); do
 	[[ $i =~ ^(leak|warn|drain|none)$ ]] || die "INJECT must be 'leak', 'warn', 'drain', 'none' or a comma list of them, not '$INJECT'"
 done

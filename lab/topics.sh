@@ -42,7 +42,7 @@ for c in "${checks[@]}"; do
 	*) die "unknown check '$c' (apply, mbox=DIR, kerneldoc, maintainers, placeholders)" ;;
 	esac
 done
-stage topics "$BUILD/topics.log"
+stage topics "$LOGS/topics.log"
 read_topics
 PATCHES=$(cd "$PATCHES" && pwd)
 ver=$(cat "$BUILD/src.version" 2>/dev/null || echo "?")

@@ -21,7 +21,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 STAGE=tree
 want_bool FORCE
-stage tree "$BUILD/tree.log"
+stage tree "$LOGS/tree.log"
 
 [ -d "$SRC_DIR/.git" ] || die "no kernel source in $SRC_DIR; run 'make source' first"
 ver=$(cat "$BUILD/src.version")

@@ -179,6 +179,9 @@ printf 'demo\n' > "$tmp/patches/series"
 	git tag mmscale/base && echo work >> F && git commit -q -am 'demo: unexported work' &&
 	git notes --ref=refs/notes/mmscale-topic add -m 'topic: demo' HEAD
 ) || echo "# could not make the scratch tree" >&2
+# the marker the lab's stages write into a BUILD they make (lab/common.sh
+# build_mark): make clean deletes no other folder but the checkout's build/
+echo "made by the mmscale lab" > "$BUILD/.mmscale-build"
 before=$(snap "$BUILD")
 PATCHES=$tmp/patches mk clean
 check "3: make clean over unexported work: exit 2" test $? -eq 2

@@ -24,14 +24,27 @@ has() {
 	sed 's/^/#   /' "$1" | tail -n 15 >&2
 	return 1
 }
-# script_default VAR FILE: the default of the first ${VAR:-default} in FILE
+# script_default VAR FILE: the default of the first ${VAR:-default} in FILE;
+# a default that is a variable of lab/common.sh ($DEFAULT_CONFIGS) is
+# resolved there
 script_default() {
-	sed -n "s/^.*\${$1:-\\([^}]*\\)}.*$/\\1/p" "$2" | head -n1
+	local d
+	d=$(sed -n "s/^.*\${$1:-\\([^}]*\\)}.*$/\\1/p" "$2" | head -n1)
+	case $d in
+	'$'[A-Z_]*) d=$(sed -n "s/^${d#\$}=\"\\(.*\\)\"$/\\1/p" "$TOP/lab/common.sh" | head -n1) ;;
+	esac
+	echo "$d"
 }
 # skip DESC REASON: a test that cannot run here (prove counts it as skipped)
 skip() {
 	_n=$((_n + 1))
 	echo "ok $_n - $1 # SKIP $2"
+}
+# skip_all REASON: the whole file cannot run here (a fresh clone without
+# build/): a TAP plan of 0 with the reason, which prove counts as skipped
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
 }
 done_testing() {
 	echo "1..$_n"

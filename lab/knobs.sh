@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# lab/knobs.sh - the knobs (settings) of each make target, and the check
+# that a misspelt one is refused before the target starts.
+#
+# Usage: lab/knobs.sh TARGET            (the Makefile runs it first)
+#        lab/knobs.sh --list [TARGET]   print the table (TARGET: its knobs)
+#
+# What it does: a knob is a make variable or an environment variable that a
+# target reads (make check BOOT_TIMEOUT=..., SECONDS=60 make stress).  Make
+# hands both to the scripts the same way, so a misspelt one would be
+# ignored and the default used.  This check looks at every upper-case
+# variable in the environment that is not one of TARGET's knobs and refuses
+# it, with a "did you mean" line, when it looks like one of them:
+#   - it is one edit (a letter added, dropped, changed or two swapped) from
+#     a knob of 4 letters or more, or two edits from a knob of 7 or more
+#     (SECOND for SECONDS, SUITES for SUITE, BOOT_TIMOUT for BOOT_TIMEOUT);
+#   - or it shares a knob's first word before "_", and the rest is at most
+#     two edits away (MAIL_FRM for MAIL_FROM).
+# Variables every shell or make sets (PATH, HOME, MAKEFLAGS, ...) and the
+# lab's internal ones (MMSCALE_*, set by the lab for its guest and tests)
+# are never refused.  Nothing is written.
+# What it needs: bash, awk.  Exit: 0, or 2 with one ERROR line.
+set -euo pipefail
+
+# Every target's knobs; docs/lab-internals.md explains each.  BUILD (where
+# everything generated goes) is every target's.
+declare -A KNOBS=(
+	[run]="RUN_CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
+	[check]="RUN_CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
+	[deps]=""
+	[source]="LINUX_SRC FORCE"
+	[tree]="LINUX_SRC FORCE"
+	[export]=""
+	[build]="CONFIGS"
+	[shell]="CONFIGS APPEND BOOT_TIMEOUT ACCEL ACCEL_PROBE"
+	[test]=""
+	[bench]="BENCH RUNS FULL CONFIG HOST MATRIX PARALLEL VMALLOC_SWEEP SECONDS_PER VCPUS OUT BOOT_TIMEOUT ACCEL ACCEL_PROBE BASE_APPEND HEAD_APPEND FORCE"
+	[deb]="KCONFIG DEB_BOOT BOOT_TIMEOUT ACCEL ACCEL_PROBE DEBEMAIL DEBFULLNAME"
+	[stress]="SECONDS CONFIG INJECT VCPUS UP_TIMEOUT BOOT_TIMEOUT ACCEL ACCEL_PROBE"
+	[equiv]="VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE"
+	[layout]="LAYOUT_CONFIGS LAYOUT_N"
+	[compare]="A B"
+	[bisect]="FIRST LAST CONFIGS BOOT_TIMEOUT ACCEL ACCEL_PROBE FORCE"
+	[topics]="FORCE"
+	[mail]="TOPIC V PREFIX MAIL_FROM MAIL_OUT MAIL_REPORT BASE_COMMIT MAINTAINERS_TREE LINUX_SRC FORCE"
+	[kunit]="SUITE LINUX_SRC FORCE"
+	[docs]="DOCS_JOBS LINUX_SRC FORCE"
+	[clean]="FORCE"
+	[help]=""
+	[all]=""
+)
+COMMON_KNOBS="BUILD"
+
+# names a shell, make, a terminal, git or CI set; never a misspelt knob
+is_ambient() {
+	case $1 in
+	PATH | HOME | SHELL | TERM | USER | LOGNAME | PWD | OLDPWD | LANG | LANGUAGE | SHLVL | HOSTNAME | \
+	MAIL | TMPDIR | EDITOR | VISUAL | PAGER | TZ | DISPLAY | COLUMNS | LINES | CI | DEBIAN_FRONTEND | \
+	MAKE | MAKEFLAGS | MAKELEVEL | MFLAGS | MAKEOVERRIDES | MAKE_* | GNUMAKEFLAGS | LC_* | XDG_* | \
+	SSH_* | GIT_* | MMSCALE_* | SUDO_* | PYTHON* | PERL* | CCACHE_* | KBUILD_* | DBUS_* | \
+	TERM_* | COLORTERM | LS_COLORS | LESS* | HIST* | PS[0-9] | _ | OSTYPE | HOSTTYPE | MACHTYPE | \
+	INVOCATION_ID | JOURNAL_STREAM | MOTD_SHOWN | NO_COLOR | FORCE_COLOR | HTTP_PROXY | HTTPS_PROXY | \
+	NO_PROXY | FTP_PROXY | ALL_PROXY | APT_GET | DEB_TARBALL)
+		return 0 ;;
+	esac
+	return 1
+}
+
+if [ "${1:-}" = --list ]; then
+	if [ -n "${2:-}" ]; then
+		[ -n "${KNOBS[$2]+x}" ] || { echo "ERROR: no make target '$2'" >&2; exit 2; }
+		echo ${KNOBS[$2]} $COMMON_KNOBS
+	else
+		for t in $(printf '%s\n' "${!KNOBS[@]}" | sort); do
+			printf '%-8s %s\n' "$t" "$(echo ${KNOBS[$t]} $COMMON_KNOBS)"
+		done
+	fi
+	exit 0
+fi
+[ $# = 1 ] || { echo "usage: $0 TARGET | --list [TARGET]" >&2; exit 2; }
+target=$1
+[ -n "${KNOBS[$target]+x}" ] || { echo "ERROR: lab/knobs.sh: no knob table for make target '$target'" >&2; exit 2; }
+known=" ${KNOBS[$target]} $COMMON_KNOBS "
+
+cands=()
+while IFS= read -r name; do
+	[[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || continue
+	[[ $known == *" $name "* ]] && continue
+	is_ambient "$name" && continue
+	cands+=("$name")
+done < <(compgen -e)
+[ ${#cands[@]} -gt 0 ] || exit 0
+
+# For each candidate, the closest knob it looks like, if any.
+hit=$(printf '%s\n' "${cands[@]}" | awk -v knobs="$known" '
+	# optimal string alignment distance (an adjacent swap is one edit)
+	function dist(a, b,    la, lb, i, j, c, d, x) {
+		la = length(a); lb = length(b)
+		for (i = 0; i <= la; i++) d[i, 0] = i
+		for (j = 0; j <= lb; j++) d[0, j] = j
+		for (i = 1; i <= la; i++)
+			for (j = 1; j <= lb; j++) {
+				c = substr(a, i, 1) != substr(b, j, 1)
+				x = d[i - 1, j] + 1
+				if (d[i, j - 1] + 1 < x) x = d[i, j - 1] + 1
+				if (d[i - 1, j - 1] + c < x) x = d[i - 1, j - 1] + c
+				if (i > 1 && j > 1 && substr(a, i, 1) == substr(b, j - 1, 1) &&
+				    substr(a, i - 1, 1) == substr(b, j, 1) && d[i - 2, j - 2] + 1 < x)
+					x = d[i - 2, j - 2] + 1
+				d[i, j] = x
+			}
+		return d[la, lb]
+	}
+	BEGIN { n = split(knobs, k, " ") }
+	{
+		for (i = 1; i <= n; i++) {
+			e = dist($0, k[i])
+			if ((e <= 1 && length(k[i]) >= 4) || (e <= 2 && length(k[i]) >= 7)) {
+				print $0 " " k[i]; exit
+			}
+			p = index(k[i], "_")
+			if (p > 1 && substr($0, 1, p) == substr(k[i], 1, p) &&
+			    dist(substr($0, p + 1), substr(k[i], p + 1)) <= 2) {
+				print $0 " " k[i]; exit
+			}
+		}
+	}')
+[ -z "$hit" ] && exit 0
+read -r bad want <<< "$hit"
+echo "ERROR: stage $target: $bad is not a knob of make $target; did you mean $want? (make $target takes: $(echo $known))" >&2
+exit 2

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# tests/docs.t - README.md and docs/*.md agree with the scripts and with
+# patches/ (issue 26, point 5: docs that cannot drift).  One check per page
+# and kind; a failing check prints the offending text.
+#
+# What it checks:
+#   - N/M: every "<topic> N/M" (topic from patches/series) has M = the
+#     topic's patch count (patches/<topic>/series) and 1 <= N <= M; every
+#     "all N patches" has N = the series' patch count.
+#   - patch numbers: a 4-digit number tied to a topic mention ("memcg 1/5
+#     (0020)", "memcg 1/5, patch 0020", "0020 (memcg 1/5)": only blanks,
+#     ",;:(" and "patch " between them) is the lab tree's number of that
+#     patch (the topics in patches/series order, each topic's patches in its
+#     series: lab/tree.sh); docs/series.md's ranges ("slub 1–5 is
+#     0005–0009") and topic sizes ("`slub` (5)") are today's; its table has
+#     one row per patch, in tree order, and each row's subject matches its
+#     patch's Subject (same prefix, and more words shared with it than with
+#     any other patch of that prefix).
+#   - knob defaults: "`VAR` ... (default N" and "`VAR`, default X" in the
+#     docs, knob table rows ("| `VAR` | ... | `X` |") and the numeric
+#     "[VAR=N]" of the Makefile's help (for knobs whose default is not a 0/1
+#     switch) name a default that lab/*.sh gives VAR as ${VAR:-default}
+#     ($DEFAULT_CONFIGS read from lab/common.sh; make's SECONDS is
+#     stress.sh's STRESS_SECONDS).
+#   - bench bounds: docs/benchmarks.md's "| item field | range |" table says
+#     the ranges of lab/common.sh's bench_item_error (bench_count) and
+#     vmalloc_point_error, no more and no less.
+#   - lists: docs/lab-internals.md's "## Scripts" table has a row for every
+#     lab/*.sh and lab/*.py, its "## Config fragments" table one for every
+#     configs/*.config.
+#   - make check's duration is quoted in docs/results.md only: no sentence
+#     of another page names make check next to a time ("NN s", "NN min",
+#     "NNmNNs", "NN cold"), except as the host's other load ("while a `make
+#     check` ran").
+#
+# The rule for history: inside parentheses, everything from the word "then"
+# to the closing ")" is historical and not checked, so old numbering is
+# written as "vmalloc 9/10 (then 9/9)" or "slub 1/5 (0005; then 0004)".
+# Everything else is read as true of today's tree and scripts.
+# Paragraphs are joined before matching, so a mention may wrap.
+#
+# TOP can point at a copy: the checked files are README.md, docs/,
+# patches/, lab/ and the Makefile under it.
+# Needs: bash, awk, grep, sed.  Under a second; writes only in a mktemp
+# folder.
+source "$(dirname "$0")/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# say_bad: show the offending lines (stdin) as TAP comments; fail if any
+say_bad() {
+	local out
+	out=$(cat)
+	[ -z "$out" ] && return 0
+	sed 's/^/#   /' <<< "$out" >&2
+	return 1
+}
+
+# --- the series: topics, counts, tree numbers, subjects ---
+series_lines() { grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'; }
+mapfile -t topics < <(series_lines "$TOP/patches/series")
+declare -A count first
+total=0
+: > "$tmp/subjects"
+for t in "${topics[@]}"; do
+	first[$t]=$((total + 1))
+	n=0
+	while read -r p; do
+		n=$((n + 1))
+		total=$((total + 1))
+		# number, subject prefix, subject words, changelog words
+		awk -v n="$(printf %04d $total)" '
+			function norm(x) { x = tolower(x); gsub(/[^a-z0-9_]+/, " ", x); return x }
+			/^Subject:/ { s = $0; sub(/^Subject: *(\[[^]]*\] *)?/, "", s); insub = 1; next }
+			insub && /^[ \t]/ { s = s $0; next }
+			insub { insub = 0; split(s, a, ":"); pre = a[1]; subj = s; sub(/^[^:]*:/, "", subj); inbody = 1; next }
+			inbody && /^---$/ { exit }
+			inbody { body = body " " $0 }
+			END { print n "\t" pre "\t" norm(subj) "\t" norm(body) }' "$TOP/patches/$t/$p" >> "$tmp/subjects"
+	done < <(series_lines "$TOP/patches/$t/series")
+	count[$t]=$n
+done
+topic_re=$(IFS='|'; echo "${topics[*]}")
+check "patches/series names topics, each with patches (${topics[*]}: $total)" test "$total" -gt 0
+
+# --- the pages, one paragraph a line, history taken out ---
+pages=("$TOP/README.md" "$TOP"/docs/*.md)
+# flat FILE: paragraphs and list items joined into one line each; table
+# rows, headings and code lines stay lines; "(... then ...)" tails removed
+flat() {
+	awk '
+		function flush() { if (buf != "") print buf; buf = "" }
+		/^```/ { flush(); print; code = !code; next }
+		code { print; next }
+		/^[ \t]*$/ { flush(); print ""; next }
+		/^\|/ || /^#/ { flush(); print; next }
+		/^[-*] / || /^[0-9]+\. / { flush(); buf = $0; next }
+		{ sub(/^[ \t]+/, ""); buf = (buf == "" ? $0 : buf " " $0) }
+		END { flush() }' "$1" | sed -E 's/\bthen [^()]*\)/)/g'
+}
+for f in "${pages[@]}"; do
+	flat "$f" > "$tmp/${f##*/}.flat"
+done
+
+# --- N/M and "all N patches" ---
+for f in "${pages[@]}"; do
+	rel=${f#"$TOP"/}
+	bad=$(grep -oE "\b($topic_re) [0-9]+/[0-9]+\b" "$tmp/${f##*/}.flat" | sort -u | while read -r t nm; do
+		n=${nm%/*} m=${nm#*/}
+		[ "$m" = "${count[$t]}" ] && [ "$n" -ge 1 ] && [ "$n" -le "$m" ] ||
+			echo "'$t $nm': $t has ${count[$t]} patches"
+	done
+	grep -oE '\ball [0-9]+ patches\b' "$tmp/${f##*/}.flat" | sort -u | while read -r _ n _; do
+		[ "$n" = "$total" ] || echo "'all $n patches': the series has $total"
+	done)
+	check "$rel: every '<topic> N/M' and 'all N patches' is today's series" say_bad <<< "$bad"
+done
+
+# --- 4-digit patch numbers tied to a topic mention ---
+# gnum TOPIC N: the tree's number of patch N of TOPIC
+gnum() { printf '%04d' $((first[$1] + $2 - 1)); }
+for f in "${pages[@]}"; do
+	rel=${f#"$TOP"/}
+	bad=$({
+		grep -oE "\b($topic_re) [0-9]+/[0-9]+[ ,;:(]*(patch )?[0-9]{4}\b" "$tmp/${f##*/}.flat" |
+			sed -E 's#^([a-z]+) ([0-9]+)/[0-9]+.*([0-9]{4})$#\1 \2 \3 &#'
+		grep -oE "\b[0-9]{4}[ ,;:()]*($topic_re) [0-9]+/[0-9]+" "$tmp/${f##*/}.flat" |
+			sed -E 's#^([0-9]{4}).*\b([a-z]+) ([0-9]+)/[0-9]+$#\2 \3 \1 &#'
+	} | sort -u | while read -r t n num text; do
+		[ -n "${first[$t]:-}" ] && [ "$n" -le "${count[$t]}" ] || continue # the N/M check says why
+		[ "$num" = "$(gnum "$t" "$n")" ] || echo "'$text': $t $n is $(gnum "$t" "$n")"
+	done)
+	check "$rel: patch numbers next to '<topic> N/M' are the tree's" say_bad <<< "$bad"
+done
+sf=$tmp/series.md.flat
+bad=$(for t in "${topics[@]}"; do
+	c=${count[$t]} a=$(gnum "$t" 1) b=$(gnum "$t" "${count[$t]}")
+	grep -qE "\b$t 1[–-]$c is $a[–-]$b\b" "$sf" || echo "no '$t 1–$c is $a–$b'"
+	grep -qE "\`$t\` \($c( patches)?\)" "$sf" || echo "no '\`$t\` ($c)' (its patch count)"
+done)
+check "docs/series.md: each topic's size and range of numbers" say_bad <<< "$bad"
+grep -oE '^\| [0-9]{4} ' "$TOP/docs/series.md" | tr -dc '0-9\n' > "$tmp/rows"
+check "docs/series.md: one table row per patch, in tree order" \
+	bash -c 'diff <(seq -f %04g 1 "$1") "$2" | sed "s/^/#   /" >&2; [ "${PIPESTATUS[0]}" = 0 ]' _ "$total" "$tmp/rows"
+bad=$(grep -E '^\| [0-9]{4} ' "$TOP/docs/series.md" | awk -F'|' '{ print $2 }' | sed 's/^ //' |
+	awk -v W="$tmp/subjects" '
+	BEGIN {
+		FS = "\t"
+		while ((getline l < W) > 0) { split(l, f, "\t"); num[++np] = f[1]; pre[f[1]] = f[2]; sj[f[1]] = " " f[3] " "; bd[f[1]] = " " f[4] " " }
+		FS = " "
+		split("and the for with from its own one off are not add that this", sw, " ")
+		for (i in sw) stop[sw[i]] = 1
+	}
+	{
+		id = $1; rest = substr($0, 6); split(rest, a, ":"); rp = a[1]
+		row = tolower(rest); sub(/^[^:]*:/, "", row); gsub(/[^a-z0-9_]+/, " ", row)
+		nw = split(row, w, " ")
+		best = ""; bs = -1; second = -1
+		for (i = 1; i <= np; i++) {
+			k = num[i]
+			if (pre[k] != rp) continue
+			sc = 0
+			for (j = 1; j <= nw; j++) if (length(w[j]) >= 3 && !(w[j] in stop)) {
+				if (index(sj[k], " " w[j] " ")) sc += 3; else if (index(bd[k], " " w[j] " ")) sc++
+			}
+			if (sc > bs) { second = bs; bs = sc; best = k } else if (sc > second) second = sc
+		}
+		if (best != id || bs <= second)
+			print "row " id " (" rp ": ...) reads like patch " (best == "" ? "none with that prefix" : best)
+	}')
+check "docs/series.md: each row's subject is its patch's" say_bad <<< "$bad"
+
+# --- knob defaults ---
+# defaults VAR: the distinct non-empty literal defaults lab/*.sh give VAR
+defaults() {
+	local v=$1 dc
+	[ "$v" = SECONDS ] && v=STRESS_SECONDS
+	dc=$(sed -n 's/^DEFAULT_CONFIGS="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
+	grep -ohE "\\\$\{$v:-[^}]*\}" "$TOP"/lab/*.sh | sed -E "s/^\\\$\{$v:-//; s/\}$//" |
+		sed "s/^\\\$DEFAULT_CONFIGS\$/$dc/" | grep -v '^$' | grep -v '[$(]' | sort -u
+}
+# default_ok VAR VALUE WHERE: VALUE is one of VAR's defaults (or VAR has none)
+default_ok() {
+	local d
+	d=$(defaults "$1")
+	[ -z "$d" ] && return 0
+	grep -qxF -- "$2" <<< "$d" && return 0
+	echo "$3: $1 default '$2', lab/ says '$(tr '\n' ' ' <<< "$d" | sed 's/ $//')'"
+}
+for f in "${pages[@]}"; do
+	rel=${f#"$TOP"/}
+	bad=$({
+		grep -oE '`[A-Z][A-Z0-9_]*`[^`()]{0,40}\(default:? [0-9]+' "$tmp/${f##*/}.flat" |
+			sed -E 's/^`([A-Z0-9_]+)`.*default:? ([0-9]+)$/\1 \2/'
+		grep -oE '`[A-Z][A-Z0-9_]*`, default `[^`]+`' "$tmp/${f##*/}.flat" |
+			sed -E 's/^`([A-Z0-9_]+)`, default `([^`]+)`$/\1 \2/'
+		# knob table rows: | `VAR` or `VAR=...` | meaning | default |
+		grep -E '^\| `[A-Z][A-Z0-9_]*(=[^`]*)?` \|[^|]*\|[^|]+\|$' "$tmp/${f##*/}.flat" |
+			sed -E 's/^\| `([A-Z0-9_]+)[=`][^|]*\|[^|]*\| *([^|]*[^ |]) *\|$/\1 \2/; s/`//g'
+	} | sort -u | while read -r v val; do default_ok "$v" "$val" "'\`$v\`: $val'"; done)
+	check "$rel: every knob default it quotes is lab/'s" say_bad <<< "$bad"
+done
+bad=$(awk '!/^#/ { exit } { print }' "$TOP/Makefile" | grep -oE '\[[A-Z][A-Z0-9_]*=[0-9]+\]' | tr -d '[]' | sort -u |
+	while IFS== read -r v val; do
+		d=$(defaults "$v")
+		[ -n "$d" ] && ! grep -qvxE '[01]' <<< "$d" && continue # a 0/1 switch: [VAR=1] is its other value
+		default_ok "$v" "$val" "Makefile help [$v=$val]"
+	done)
+check "Makefile help: every [VAR=N] of a numeric knob is its default" say_bad <<< "$bad"
+
+# --- bench bounds ---
+# code: "LABEL LO HI" from bench_count and vmalloc_point_error's in_range
+{
+	sed -n '/^bench_item_error()/,/^}/p' "$TOP/lab/common.sh" |
+		grep -oE 'bench_count "?[A-Z][A-Z0-9_]*[^0-9]* [0-9]+ [0-9]+' |
+		sed -E 's/^bench_count "?([A-Z][A-Z0-9_]*)[^0-9]* ([0-9]+) ([0-9]+)$/\1 \2 \3/'
+	sed -n '/^vmalloc_point_error()/,/^}/p' "$TOP/lab/common.sh" |
+		grep -oE 'in_range "[^"]*" [0-9]+ [0-9]+' | sed -E 's/^in_range "[^"]*" /THRESHOLD /'
+} | sort -u > "$tmp/bounds.code"
+# docs: "LABEL LO HI" for every label of a row's first cell and range of its last
+sed -n '/^| item field | range |$/,/^$/p' "$TOP/docs/benchmarks.md" | grep -E '^\| `' |
+	awk -F'|' '{
+		nl = 0; c = $2
+		while (match(c, /`[A-Z][A-Z0-9_]*`/)) { l[++nl] = substr(c, RSTART + 1, RLENGTH - 2); c = substr(c, RSTART + RLENGTH) }
+		r = $3
+		while (match(r, /[0-9]+(–|-)[0-9]+/)) {
+			x = substr(r, RSTART, RLENGTH); r = substr(r, RSTART + RLENGTH); gsub(/–|-/, " ", x)
+			for (i = 1; i <= nl; i++) print l[i], x
+		}
+	}' | sort -u > "$tmp/bounds.docs"
+check "lab/common.sh has bench bounds to compare ($(wc -l < "$tmp/bounds.code"))" test -s "$tmp/bounds.code"
+check "docs/benchmarks.md's bounds table says lab/common.sh's bench_item_error bounds" \
+	say_bad < <(diff "$tmp/bounds.code" "$tmp/bounds.docs" | grep '^[<>]' |
+		sed 's/^</lab\/common.sh has, docs\/benchmarks.md not:/; s/^>/docs\/benchmarks.md has, lab\/common.sh not:/')
+
+# --- script and fragment lists ---
+li=$TOP/docs/lab-internals.md
+section() { awk -v h="$2" '/^## / { on = ($0 == h) } on' "$1"; }
+bad=$(for s in "$TOP"/lab/*.sh "$TOP"/lab/*.py; do
+	section "$li" "## Scripts" | grep -qF "| \`lab/${s##*/}\` |" || echo "lab/${s##*/}"
+done)
+check "docs/lab-internals.md's Scripts table lists every lab/*.sh and lab/*.py" say_bad <<< "$bad"
+bad=$(for c in "$TOP"/configs/*.config; do
+	section "$li" "## Config fragments" | grep -qF "| \`${c##*/}\` |" || echo "configs/${c##*/}"
+done)
+check "docs/lab-internals.md's Config fragments table lists every configs/*.config" say_bad <<< "$bad"
+
+# --- make check's duration: docs/results.md only ---
+dur='\b[0-9]+([.,][0-9]+)? ?(s|sec|seconds|min|mins|minutes|h|hours)\b|\b[0-9]+m[0-9]+s\b|\b[0-9]+ (cold|warm)\b|\b[0-9]+ of CI'
+for f in "${pages[@]}"; do
+	[ "${f##*/}" = results.md ] && continue
+	rel=${f#"$TOP"/}
+	bad=$(grep -v '^```' "$tmp/${f##*/}.flat" | sed 's/\([.;]\) /\1\n/g' | grep -i 'make check' |
+		grep -viE '(while|as) (a |the )?`?make check`? ran' | grep -E "$dur")
+	check "$rel: quotes no make check duration (they live in docs/results.md)" say_bad <<< "$bad"
+done
+done_testing
