@@ -123,6 +123,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	export MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS
 fi
 if [ -n "${BENCH:-}" ]; then
+	no_empty_items BENCH "$BENCH"
 	if [[ $BENCH == *:* ]]; then
 		IFS=, read -r -a matrix <<< "$BENCH"
 	else
@@ -136,7 +137,6 @@ if [ -n "${BENCH:-}" ]; then
 		fi
 		known=$(sed -e 's/:[^,]*//g' -e 's/,//g' <<< "$BENCH_ITEMS" | tr '|' ' ' | sed 's/page_fault1 2 3/page_fault1 page_fault2 page_fault3/')
 		pick=()
-		no_empty_items BENCH "$BENCH"
 		for name in ${BENCH//,/ }; do
 			n=0
 			for item in "${matrix[@]}"; do

@@ -25,7 +25,7 @@ top=$(realpath -m -- "$TOP")
 [ -e "$build" ] || { say "nothing to delete: $BUILD does not exist"; exit 0; }
 [ -d "$build" ] || die "BUILD=$BUILD is not a folder; refusing to delete it"
 case $top/ in
-"$build"/*) die "BUILD=$BUILD holds this checkout ($top); refusing to delete it" ;;
+"${build%/}/"*) die "BUILD=$BUILD holds this checkout ($top); refusing to delete it" ;;
 esac
 case $build in
 "$top"/*)

@@ -18,25 +18,6 @@ export BUILD=$tmp/build
 export APT_GET=/nonexistent/apt-get DEB_TARBALL=$tmp/no-such.tar.xz
 data=$TOP/tests/data
 
-# snap DIR: a fingerprint of DIR (names, sizes, modes and contents; not
-# times: git refreshes the time of objects it finds again)
-snap() {
-	[ -e "$1" ] || { echo absent; return; }
-	(cd "$1" && find . -printf '%p %s %m\n' | sort && find . -type f -exec md5sum {} + | sort) | md5sum
-}
-# refused OUT REGEX: OUT holds exactly one line of ours, matching REGEX
-# (make's own "make: *** ... Error" trailer aside), and no traceback or
-# shell error
-refused() {
-	local ours
-	ours=$(grep -v '^make\(\[[0-9]*\]\)\?: \*\*\* ' "$1")
-	if grep -qE 'Traceback|unbound variable|integer expression expected|command not found' "$1" ||
-	   [ "$(wc -l <<< "$ours")" != 1 ] || ! grep -qE -- "$2" <<< "$ours"; then
-		echo "# expected one line /$2/ in $1:" >&2
-		sed 's/^/#   /' "$1" | tail -n 8 >&2
-		return 1
-	fi
-}
 # mk ARGS...: make in the checkout, quietly, output in $tmp/out
 mk() { make -s -C "$TOP" "$@" > "$tmp/out" 2>&1; }
 status0=$(git -C "$TOP" status --porcelain | md5sum)
