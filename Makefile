@@ -56,7 +56,9 @@
 # Every target first runs lab/knobs.sh TARGET: a variable that looks like a
 # misspelt knob of that target (SECOND=60 make stress) is refused with a
 # "did you mean" line; lab/knobs.sh --list prints each target's knobs.
-# BUILD=DIR puts everything generated in DIR (default build/; make clean
+# BASE=6.12|7.3 picks the line (patches/<line>/) for every target: the
+# stable line on Linux 6.12 LTS (the default) or the mainline line on 7.3.
+# BUILD=DIR puts everything generated in DIR (default build/<line>; make clean
 # deletes only a folder the lab made, see docs/lab-internals.md).
 
 SHELL := /bin/bash

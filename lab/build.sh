@@ -48,6 +48,7 @@ want_kernel_tree KSRC "$KSRC"
 frags=()
 for f in "$@"; do frags+=("$TOP/configs/$f.config"); done
 O=$BUILD/$NAME
+build_mark
 mkdir -p "$O"
 stage "build $NAME" "$O/build.log"
 

@@ -2,8 +2,9 @@
 # lab/clean.sh - "make clean": delete build/ (BUILD), everything the lab
 # generated.
 #
-# What it does: deletes BUILD only when it is the lab's own folder: the
-# checkout's build/ (or the link build/ points through), or a folder that
+# What it does: deletes BUILD (default build/<line>, the line's folder) only
+# when it is the lab's own: in the checkout's build/ (or the folder the
+# link build/ points to), or a folder that
 # carries the marker lab/common.sh's build_mark writes when the lab makes
 # it (.mmscale-build).  Whatever BUILD says, it never deletes a folder that
 # is or holds the checkout, or that holds a file git tracks: those, and a
@@ -33,7 +34,8 @@ case $build in
 	[ -z "$(git -C "$top" ls-files -- "$rel" | head -n1)" ] ||
 		die "BUILD=$BUILD holds files tracked by git ($rel); refusing to delete it" ;;
 esac
-if [ "$build" != "$(realpath -m -- "$top/build")" ] && [ ! -f "$build/$BUILD_MARKER" ]; then
+lab_build=$(realpath -m -- "$top/build")
+if [ "$build" != "$lab_build" ] && [[ $build != "$lab_build"/* ]] && [ ! -f "$build/$BUILD_MARKER" ]; then
 	die "BUILD=$BUILD was not made by the lab (no $BUILD_MARKER in it); refusing to delete it"
 fi
 unexported_work

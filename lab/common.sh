@@ -10,8 +10,21 @@
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$LAB_DIR/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
-PATCHES=${PATCHES:-$TOP/patches}
+# The line: the base kernel the series is for, and that line's folder of
+# patches/ (patches/<line>/: line.env, BASE, series, one folder a topic).
+# BASE picks it for every target; each line builds in its own folder.
+LINES="6.12 7.3"
+DEFAULT_BASE=6.12
+BASE=${BASE:-$DEFAULT_BASE}
+if ! [[ " $LINES " == *" $BASE "* ]] || [ ! -f "$TOP/patches/$BASE/line.env" ]; then
+	printf "ERROR: BASE=%s is not a line of the series (the lines: %s; default %s)\n" "$BASE" "$LINES" "$DEFAULT_BASE" >&2
+	exit 2
+fi
+# shellcheck source=/dev/null
+source "$TOP/patches/$BASE/line.env"
+BUILD=${BUILD:-$TOP/build/$BASE}
+PATCHES=${PATCHES:-$TOP/patches/$BASE}
+PDIR=${PATCHES#"$TOP"/}       # how messages name it (patches/6.12 by default)
 SRC_DIR=$BUILD/src            # pristine kernel source, git repo, tag mmscale/base
 TREE=${TREE:-$BUILD/linux}    # work tree: baseline + one commit per patch
 LOGS=${LOGS:-$BUILD}          # stage logs (the lab's tests point it at a scratch folder)
@@ -138,7 +151,9 @@ read_topics() {
 	local p=${1:-$PATCHES} t
 	[ -f "$p/series" ] || die "$p/series is missing"
 	mapfile -t TOPICS < <(series_lines "$p/series")
-	[ ${#TOPICS[@]} -gt 0 ] || die "$p/series names no topic"
+	# a line with no topic yet (make tree gives the pristine base) sets
+	# ALLOW_NO_TOPIC=1; every other stage needs a topic
+	[ ${#TOPICS[@]} -gt 0 ] || [ "${ALLOW_NO_TOPIC:-0}" = 1 ] || die "$p/series names no topic"
 	for t in "${TOPICS[@]}"; do
 		valid_topic "$t" || die "$p/series: '$t' is not a topic name (lower case, digits, dashes)"
 		[ -f "$p/$t/series" ] || die "$p/series names topic $t, but $p/$t/series does not exist"
@@ -235,15 +250,17 @@ want_kernel_tree() {
 		die "$1: $2 is not a Linux source tree (no VERSION and PATCHLEVEL in its Makefile, or no Kconfig or mm/)"
 }
 
-# want_linux_src: LINUX_SRC, when set, is a Linux 6.12.y source tree.
+# want_linux_src: LINUX_SRC, when set, is a source tree of the line's
+# kernel (6.12.y for BASE=6.12).
 want_linux_src() {
 	local ver
 	[ -n "${LINUX_SRC:-}" ] || return 0
 	want_kernel_tree "LINUX_SRC=$LINUX_SRC" "$LINUX_SRC"
 	ver=$(kernel_version "$LINUX_SRC")
+	# shellcheck disable=SC2254
 	case $ver in
-	6.12.*) ;;
-	*) die "LINUX_SRC is Linux $ver; the series is for Linux 6.12.y" ;;
+	$LINE_KERNEL_GLOB) ;;
+	*) die "LINUX_SRC is Linux $ver; the series is for Linux ${LINE_KERNEL_GLOB%.\*}.y" ;;
 	esac
 }
 
@@ -513,9 +530,9 @@ unexported_work() {
 		[ -e "$f" ] || continue
 		rel=${f#"$chk/out/"}
 		if [ ! -f "$PATCHES/$rel" ]; then
-			UNEXPORTED="$TREE has commits that are not in patches/ (make export would add patches/$rel)"
+			UNEXPORTED="$TREE has commits that are not in patches/ (make export would add $PDIR/$rel)"
 		elif ! cmp -s "$f" "$PATCHES/$rel"; then
-			UNEXPORTED="$TREE has commits that are not in patches/ as they are (make export would change patches/$rel)"
+			UNEXPORTED="$TREE has commits that are not in patches/ as they are (make export would change $PDIR/$rel)"
 		else
 			continue
 		fi

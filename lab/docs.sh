@@ -53,7 +53,7 @@ declare -A seen=()
 for t in "${TOPICS[@]}"; do
 	while read -r p; do
 		f=$PATCHES/$t/$p
-		[ -f "$f" ] || die "patches/$t/series names $p, which does not exist"
+		[ -f "$f" ] || die "$PDIR/$t/series names $p, which does not exist"
 		while read -r path; do
 			rest=${path#Documentation/}
 			case $rest in

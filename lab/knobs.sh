@@ -22,8 +22,9 @@
 # What it needs: bash, awk.  Exit: 0, or 2 with one ERROR line.
 set -euo pipefail
 
-# Every target's knobs; docs/lab-internals.md explains each.  BUILD (where
-# everything generated goes) is every target's.
+# Every target's knobs; docs/lab-internals.md explains each.  BASE (the
+# line: 6.12 or 7.3), BASE_VERSION (another package version of its source)
+# and BUILD (where everything generated goes) are every target's.
 declare -A KNOBS=(
 	[run]="RUN_CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
 	[check]="RUN_CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
@@ -49,7 +50,7 @@ declare -A KNOBS=(
 	[help]=""
 	[all]=""
 )
-COMMON_KNOBS="BUILD"
+COMMON_KNOBS="BASE BASE_VERSION BUILD"
 
 # names a shell, make, a terminal, git or CI set; never a misspelt knob
 is_ambient() {

@@ -5,11 +5,12 @@
 # Usage: lab/mail.sh [--check]   (make mail [TOPIC=name] [V=n])
 #   --check      only check the settings below and exit (make mail runs it
 #                before make deps and make tree)
-#   TOPIC=name   one topic of patches/series (default: every topic)
+#   TOPIC=name   one topic of the line's series (default: every topic)
 #   V=n          the posting's version, 1..99 (default 1)
-#   PREFIX=text  the subject prefix (default "RFC PATCH": the series is
-#                based on 6.12.y, not on mm-new; PREFIX=PATCH for a
-#                rebased posting)
+#   PREFIX=text  the subject prefix (default: the line's LINE_MAIL_PREFIX,
+#                patches/<line>/line.env: "RFC PATCH 6.12" for the stable
+#                line, "RFC PATCH" for mainline; PREFIX=PATCH for a
+#                posting based on mm-new)
 #   MAIL_FROM='Name <addr>'   the poster (default: git config user.name and
 #                user.email of this repository); the placeholder
 #                "mmscale developers <mmscale@localhost>" is refused
@@ -63,7 +64,7 @@ section() {
 
 V=${V:-1}
 [[ $V =~ ^[1-9][0-9]?$ ]] || die "V=$V: the version must be a number from 1 to 99"
-PREFIX=${PREFIX-RFC PATCH}
+PREFIX=${PREFIX-$LINE_MAIL_PREFIX}
 [[ $PREFIX =~ ^[A-Za-z0-9][A-Za-z0-9\ ._-]*$ ]] || die "PREFIX='$PREFIX': a subject prefix is letters, digits, blanks, '.', '_' or '-'"
 [ -z "${MAINTAINERS_TREE:-}" ] || [ -f "$MAINTAINERS_TREE/scripts/get_maintainer.pl" ] ||
 	die "MAINTAINERS_TREE=$MAINTAINERS_TREE has no scripts/get_maintainer.pl (a kernel tree)"
@@ -80,9 +81,9 @@ else
 fi
 # a version needs its changes written down, in every topic it posts
 for t in "${topics[@]}"; do
-	[ -f "$PATCHES/$t/cover" ] || die "patches/$t/cover is missing (the cover letter's subject, motivation and changes)"
+	[ -f "$PATCHES/$t/cover" ] || die "$PDIR/$t/cover is missing (the cover letter's subject, motivation and changes)"
 	[ -n "$(section "$PATCHES/$t/cover" "Changes in v$V")" ] ||
-		die "V=$V: patches/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
+		die "V=$V: $PDIR/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
 done
 
 # The poster's identity
@@ -131,6 +132,7 @@ elif [[ $origin == deb:* ]]; then
 else
 	base_text="Based on Linux $ver (${origin%% (*})."
 fi
+base_text+=" $LINE_MAIL_NOTE"
 MAIL_OUT=${MAIL_OUT:-$BUILD/mail}
 wt=$BUILD/mail-tree
 export GIT_AUTHOR_NAME=$pname GIT_AUTHOR_EMAIL=$paddr
@@ -254,23 +256,23 @@ PY
 
 for t in "${topics[@]}"; do
 	meta=$PATCHES/$t/cover
-	[ -f "$meta" ] || die "patches/$t/cover is missing (the cover letter's subject, motivation and changes)"
+	[ -f "$meta" ] || die "$PDIR/$t/cover is missing (the cover letter's subject, motivation and changes)"
 	subject=$(section "$meta" Subject | head -n1)
-	[ -n "$subject" ] || die "patches/$t/cover has no '## Subject'"
+	[ -n "$subject" ] || die "$PDIR/$t/cover has no '## Subject'"
 	motivation=$(section "$meta" Motivation)
-	[ -n "$motivation" ] || die "patches/$t/cover has no '## Motivation'"
+	[ -n "$motivation" ] || die "$PDIR/$t/cover has no '## Motivation'"
 	paras=$(section "$meta" Patches)
 	mapfile -t files < <(series_lines "$PATCHES/$t/series")
 	np=$(awk 'BEGIN { RS = "" } END { print NR }' <<< "$paras")
 	[ "$np" = "${#files[@]}" ] ||
-		die "patches/$t/cover has $np patch paragraph(s) under '## Patches'; the topic has ${#files[@]} patches"
+		die "$PDIR/$t/cover has $np patch paragraph(s) under '## Patches'; the topic has ${#files[@]} patches"
 	nocfg=$(awk 'BEGIN { RS = "" } !/CONFIG_[A-Z0-9_]+/ { print NR }' <<< "$paras" | head -n1)
-	[ -z "$nocfg" ] || die "patches/$t/cover: patch paragraph $nocfg names no Kconfig option (CONFIG_...)"
+	[ -z "$nocfg" ] || die "$PDIR/$t/cover: patch paragraph $nocfg names no Kconfig option (CONFIG_...)"
 	changes=
 	for ((k = V; k >= 1; k--)); do
 		c=$(section "$meta" "Changes in v$k")
 		if [ -z "$c" ]; then
-			[ "$k" = "$V" ] && die "patches/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
+			[ "$k" = "$V" ] && die "$PDIR/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
 			continue
 		fi
 		changes+="Changes in v$k:"$'\n'"$c"$'\n\n'
@@ -289,11 +291,11 @@ for t in "${topics[@]}"; do
 	run_logged git -C "$wt" checkout -q -f --detach "$BASE_TAG" || die "checkout of $BASE_TAG failed"
 	for f in "${files[@]}"; do
 		run_logged git -C "$wt" -c am.threeWay=false am -q "$PATCHES/$t/$f" ||
-			die "patches/$t/$f does not apply to Linux $ver"
+			die "$PDIR/$t/$f does not apply to Linux $ver"
 		git -C "$wt" log -1 --format=%B |
 			sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
 			run_logged git -C "$wt" commit -q --amend --reset-author -s -F - ||
-			die "could not set the poster on patches/$t/$f"
+			die "could not set the poster on $PDIR/$t/$f"
 	done
 
 	vopt=()

@@ -21,9 +21,46 @@ STAGE=source
 want_bool FORCE
 want_linux_src
 
-DEB_TARBALL=${DEB_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 APT_GET=${APT_GET:-apt-get}   # tests point these two at missing files
-DEB_PKG=linux-source-6.12
+DEB_PKG=$LINE_DEB_PKG
+# BASE_VERSION: build against another version of the line's package than
+# the one the series was tested on (Debian serves only a suite's newest)
+[ -z "${BASE_VERSION:-}" ] || [[ $BASE_VERSION =~ ^[0-9][A-Za-z0-9.+~:-]*$ ]] ||
+	die "BASE_VERSION=$BASE_VERSION is not a Debian package version (e.g. $LINE_DEB_VERSION)"
+want_ver=${BASE_VERSION:-$LINE_DEB_VERSION}
+if [ -n "$LINE_DEB_SUITE" ]; then
+	# another suite's package: fetched with a private apt state, never
+	# installed (nothing of the machine's packages changes)
+	APT_DIR=$BUILD/apt
+	DEB_TARBALL=${DEB_TARBALL:-$APT_DIR/root/usr/src/$DEB_PKG.tar.xz}
+else
+	DEB_TARBALL=${DEB_TARBALL:-/usr/src/$DEB_PKG.tar.xz}
+fi
+no_apt="apt-get is not available to install $DEB_PKG; install it by hand or set LINUX_SRC=/path/to/linux-${LINE_KERNEL_GLOB%.\*}.y"
+
+# fetch_private: download DEB_PKG from LINE_DEB_SUITE into APT_DIR with its
+# own sources list and lists (apt-get download: nothing is installed) and
+# unpack it into APT_DIR/root; prints nothing, sets pkgver
+fetch_private() {
+	local d=$APT_DIR deb
+	local o=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache::Archives=$d/archives"
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+	rm -rf "$d"
+	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/dl"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $LINE_DEB_SUITE main" > "$d/sources.list"
+	say "fetching $DEB_PKG from $LINE_DEB_SUITE (private apt state in $d; nothing is installed)"
+	run_logged "$APT_GET" "${o[@]}" update || die "apt-get update of $LINE_DEB_SUITE failed"
+	(cd "$d/dl" && "$APT_GET" "${o[@]}" download "$DEB_PKG") >> "$STAGE_LOG" 2>&1 ||
+		die "apt-get download $DEB_PKG from $LINE_DEB_SUITE failed"
+	deb=$(ls "$d"/dl/"$DEB_PKG"_*.deb 2>/dev/null | head -n1)
+	[ -n "$deb" ] || die "apt-get download left no $DEB_PKG .deb in $d/dl"
+	pkgver=$(dpkg-deb -f "$deb" Version)
+	[ "$pkgver" = "$want_ver" ] || return 0   # refused below, before anything is unpacked
+	dpkg-deb -x "$deb" "$d/root" || die "could not unpack $deb"
+	rm -f "$deb"
+	echo "$pkgver" > "$d/version"
+}
 
 if [ -n "${LINUX_SRC:-}" ]; then
 	LINUX_SRC=$(cd "$LINUX_SRC" && pwd)
@@ -35,18 +72,31 @@ if [ -n "${LINUX_SRC:-}" ]; then
 	fi
 	ver=$(kernel_version "$LINUX_SRC")
 else
+	pkgver=
 	if [ ! -f "$DEB_TARBALL" ]; then
 		stage source "$LOGS/source.log"
-		command -v "$APT_GET" >/dev/null 2>&1 ||
-			die "apt-get is not available to install $DEB_PKG; install it by hand or set LINUX_SRC=/path/to/linux-6.12.y"
-		say "installing $DEB_PKG with apt-get"
-		run_logged "$APT_GET" update ||
-			die "apt-get update failed"
-		DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG" ||
-			die "apt-get install $DEB_PKG failed"
+		command -v "$APT_GET" >/dev/null 2>&1 || die "$no_apt"
+		if [ -n "$LINE_DEB_SUITE" ]; then
+			fetch_private
+		else
+			say "installing $DEB_PKG with apt-get"
+			run_logged "$APT_GET" update ||
+				die "apt-get update failed"
+			DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG" ||
+				die "apt-get install $DEB_PKG failed"
+		fi
 	fi
+	if [ -z "$pkgver" ]; then
+		if [ -n "$LINE_DEB_SUITE" ]; then
+			pkgver=$(cat "$APT_DIR/version" 2>/dev/null || echo unknown)
+		else
+			pkgver=$(dpkg-query -W -f='${Version}' "$DEB_PKG" 2>/dev/null || echo unknown)
+		fi
+	fi
+	# never a base nobody tested, without saying so
+	[ "$pkgver" = "$want_ver" ] ||
+		die "$DEB_PKG is $pkgver, but the $LINE_TITLE line was tested on $want_ver; to build against $pkgver, BASE_VERSION=$pkgver (then re-check the series: make topics, make check)"
 	[ -f "$DEB_TARBALL" ] || die "$DEB_PKG is installed but $DEB_TARBALL is missing"
-	pkgver=$(dpkg-query -W -f='${Version}' "$DEB_PKG" 2>/dev/null || echo unknown)
 	origin="deb:$DEB_PKG=$pkgver (baseline format 2)"
 	ver=""   # read from the extracted Makefile below
 fi
@@ -88,9 +138,10 @@ else
 	tar -xJf "$DEB_TARBALL" -C "$tmp" --strip-components=1 ||
 		die "could not extract $DEB_TARBALL"
 	ver=$(kernel_version "$tmp")
+	# shellcheck disable=SC2254
 	case "$ver" in
-	6.12.*) ;;
-	*) die "$DEB_PKG $pkgver contains Linux $ver; the series is for Linux 6.12.y" ;;
+	$LINE_KERNEL_GLOB) ;;
+	*) die "$DEB_PKG $pkgver contains Linux $ver; the series is for Linux ${LINE_KERNEL_GLOB%.\*}.y" ;;
 	esac
 fi
 

@@ -176,9 +176,9 @@ check_mbox() {
 		if ! got=$(am_tree "$mb"); then
 			result 1 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver" "$got"
 		elif [ -n "${topic_tree[$t]}" ] && [ "$got" = "${topic_tree[$t]}" ]; then
-			result 0 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver, same tree as patches/$t (${got:0:12})"
+			result 0 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver, same tree as $PDIR/$t (${got:0:12})"
 		else
-			result 1 "topic $t: ${mb#"$dir"/} gives the topic's tree" "mbox tree $got, patches/$t tree ${topic_tree[$t]:-none}"
+			result 1 "topic $t: ${mb#"$dir"/} gives the topic's tree" "mbox tree $got, $PDIR/$t tree ${topic_tree[$t]:-none}"
 		fi
 	done
 }

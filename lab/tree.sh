@@ -25,14 +25,14 @@ stage tree "$LOGS/tree.log"
 
 [ -d "$SRC_DIR/.git" ] || die "no kernel source in $SRC_DIR; run 'make source' first"
 ver=$(cat "$BUILD/src.version")
-read_topics
+ALLOW_NO_TOPIC=1 read_topics
 # series: "topic/file" for every patch, in the order they apply
 series=()
 for t in "${TOPICS[@]}"; do
 	mapfile -t tp < <(series_lines "$PATCHES/$t/series")
-	[ ${#tp[@]} -gt 0 ] || die "patches/$t/series names no patch"
+	[ ${#tp[@]} -gt 0 ] || die "$PDIR/$t/series names no patch"
 	for p in "${tp[@]}"; do
-		[ -f "$PATCHES/$t/$p" ] || die "patches/$t/series names $p, but patches/$t/$p does not exist"
+		[ -f "$PATCHES/$t/$p" ] || die "$PDIR/$t/series names $p, but $PDIR/$t/$p does not exist"
 		series+=("$t/$p")
 	done
 done
@@ -76,16 +76,16 @@ for p in "${series[@]}"; do
 	n=$((n + 1))
 	if ! git -C "$TREE" am -q --committer-date-is-author-date "$PATCHES/$p" >> "$STAGE_LOG" 2>&1; then
 		{
-			echo "--- git apply --check -v patches/$p (Linux $ver) ---"
+			echo "--- git apply --check -v $PDIR/$p (Linux $ver) ---"
 			git -C "$TREE" apply --check -v "$PATCHES/$p" 2>&1 || true
 		} >> "$STAGE_LOG"
 		git -C "$TREE" am --abort >/dev/null 2>&1 || true
 		where=$(grep -m1 -o 'patch failed: .*' "$STAGE_LOG" | sed 's/patch failed: //' || true)
 		grep -A12 -m1 'error: while searching for:' "$STAGE_LOG" >&2 || true
-		die "patches/$p (patch $n of ${#series[@]}) does not apply to Linux $ver${where:+ at $where}"
+		die "$PDIR/$p (patch $n of ${#series[@]}) does not apply to Linux $ver${where:+ at $where}"
 	fi
 	git -C "$TREE" notes --ref="$NOTES_REF" add -f -m "topic: ${p%%/*}" HEAD >> "$STAGE_LOG" 2>&1 ||
-		die "could not record the topic of patches/$p"
+		die "could not record the topic of $PDIR/$p"
 	say "applied $p"
 done
 say "$TREE: Linux $ver + ${#series[@]} patch(es)"

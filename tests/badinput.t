@@ -48,7 +48,7 @@ check "boot: error names QEMU's exit and the log" has "$tmp/out" '^ERROR: stage 
 
 # a guest that hangs: a real kernel given 4 s cannot finish its plan
 # (a kernel of lab/build.sh, which writes build.log; not e.g. a kunit.py build)
-kernel=$(for d in "$TOP"/build/*/; do [ -f "$d/build.log" ] && ls "$d"arch/x86/boot/bzImage; done 2>/dev/null | xargs -r ls -t | head -n1)
+kernel=$(for d in "$LB"/*/; do [ -f "$d/build.log" ] && ls "$d"arch/x86/boot/bzImage; done 2>/dev/null | xargs -r ls -t | head -n1)
 if [ -z "$kernel" ]; then
 	for d in "boot: a hang is killed by the timeout" "boot: error says so and names the log" "boot: QEMU is gone"; do
 		skip "$d" "no kernel built by lab/build.sh under build/ (make build; make check has one)"
@@ -67,13 +67,13 @@ check "ab: the error names the rule" has "$tmp/out" "^ERROR: stage ab: VCPUS mus
 check "ab: no results folder was made" test ! -e "$tmp/b10"
 
 # bisect: a patch range outside the series, a missing config fragment
-if [ -d "$TOP/build/linux/.git" ]; then
-	BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 0 > "$tmp/out" 2>&1
+if [ -d "$LB/linux/.git" ]; then
+	BUILD=$tmp/b9 TREE=$LB/linux "$TOP/lab/bisect.sh" 0 > "$tmp/out" 2>&1
 	check "bisect: patch 0 is refused" test $? -ne 0
 	check "bisect: error gives the usage and the range" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST'
-	BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 1 9999 > "$tmp/out" 2>&1
+	BUILD=$tmp/b9 TREE=$LB/linux "$TOP/lab/bisect.sh" 1 9999 > "$tmp/out" 2>&1
 	check "bisect: a patch past the series is refused" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+$'
-	CONFIGS="vm nosuch" BUILD=$tmp/b9 TREE=$TOP/build/linux "$TOP/lab/bisect.sh" 1 1 > "$tmp/out" 2>&1
+	CONFIGS="vm nosuch" BUILD=$tmp/b9 TREE=$LB/linux "$TOP/lab/bisect.sh" 1 1 > "$tmp/out" 2>&1
 	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: CONFIGS=vm nosuch: no configs/nosuch.config '
 	check "bisect: nothing was checked out" test ! -e "$tmp/b9/bisect/tree"
 fi

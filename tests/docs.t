@@ -58,7 +58,7 @@ say_bad() {
 
 # --- the series: topics, counts, tree numbers, subjects ---
 series_lines() { grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'; }
-mapfile -t topics < <(series_lines "$TOP/patches/series")
+mapfile -t topics < <(series_lines "$LP/series")
 declare -A count first
 total=0
 : > "$tmp/subjects"
@@ -76,8 +76,8 @@ for t in "${topics[@]}"; do
 			insub { insub = 0; split(s, a, ":"); pre = a[1]; subj = s; sub(/^[^:]*:/, "", subj); inbody = 1; next }
 			inbody && /^---$/ { exit }
 			inbody { body = body " " $0 }
-			END { print n "\t" pre "\t" norm(subj) "\t" norm(body) }' "$TOP/patches/$t/$p" >> "$tmp/subjects"
-	done < <(series_lines "$TOP/patches/$t/series")
+			END { print n "\t" pre "\t" norm(subj) "\t" norm(body) }' "$LP/$t/$p" >> "$tmp/subjects"
+	done < <(series_lines "$LP/$t/series")
 	count[$t]=$n
 done
 topic_re=$(IFS='|'; echo "${topics[*]}")

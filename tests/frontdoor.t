@@ -167,7 +167,7 @@ before=$(snap "$BUILD")
 PATCHES=$tmp/patches mk clean
 check "3: make clean over unexported work: exit 2" test $? -eq 2
 check "3: ... one line naming the commit and FORCE=1" refused "$tmp/out" \
-	"^ERROR: stage clean: $BUILD/linux has commits that are not in patches/ \(make export would add patches/demo/0001-demo-unexported-work.patch\); run 'make export' first, or FORCE=1 make clean to delete that work with $BUILD$"
+	"^ERROR: stage clean: $BUILD/linux has commits that are not in patches/ \(make export would add $tmp/patches/demo/0001-demo-unexported-work.patch\); run 'make export' first, or FORCE=1 make clean to delete that work with $BUILD$"
 grep -qF "delete that work with $BUILD" "$tmp/out"
 clean_is_scratch=$?
 check "3: ... and nothing was deleted or changed" test "$(snap "$BUILD")" = "$before"
@@ -228,10 +228,10 @@ sed 's/^mmscale: uname 6\.12\.117-head/mmscale: uname 6.1.0-28-amd64/' "$data/be
 check "5: mixed KVM and bare metal: the table says so" has "$tmp/out" '^# WARNING: base was measured on QEMU KVM, head on bare metal \(HOST=1\)'
 check "5: ... and so does stderr" has "$tmp/err" '^WARNING: base was measured on QEMU KVM, head on bare metal'
 check "5: mixed kernel versions are called out" has "$tmp/out" '^# WARNING: base is Linux 6\.12, head is Linux 6\.1: the change is more than the series$'
-if [ -x "$TOP/build/linux/tools/testing/kunit/kunit.py" ]; then
+if [ -x "$LB/linux/tools/testing/kunit/kunit.py" ]; then
 	# a console log cut inside the second KUnit suite, after a real failure
 	head -n 16 "$data/kunit-fail.log" > "$tmp/cut.log"
-	"$TOP/lab/report.py" --console "$tmp/cut.log" --ksrc "$TOP/build/linux" --out "$tmp/cut" \
+	"$TOP/lab/report.py" --console "$tmp/cut.log" --ksrc "$LB/linux" --out "$tmp/cut" \
 		--expect kunit,mm > "$tmp/out" 2>&1
 	check "5: a log cut inside KUnit: exit 1" test $? -eq 1
 	check "5: ... is an incomplete run naming the suite" has "$tmp/out" \

@@ -15,7 +15,7 @@ export BUILD=$tmp/build LOGS=$tmp/logs
 # A make check report of build/linux's tree, as lab/run.sh leaves it
 rep=$tmp/run
 mkdir -p "$rep"
-git -C "$TOP/build/linux" rev-parse 'HEAD^{tree}' > "$rep/tree.txt" 2>/dev/null
+git -C "$LB/linux" rev-parse 'HEAD^{tree}' > "$rep/tree.txt" 2>/dev/null
 printf '%s\n' 'suite                             passed  failed skipped' \
 	'memcg_stock                           11       0       0' '1 passed, 0 failed, 0 skipped' > "$rep/summary.txt"
 echo '[boot +30s] booting bzImage (tcg, 2 vCPUs, 2 NUMA nodes, 3072 MiB, timeout 2400s)' > "$rep/boot.out"
@@ -43,23 +43,23 @@ MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$tmp/out "$TOP/lab
 check "an unknown TOPIC is refused" has "$tmp/o" '^ERROR: stage mail: TOPIC=nope is not a topic; the topics are: '
 MAIL_FROM="A Poster <poster@example.org>" TOPIC=slub V=3 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "V=3 without its changes in the cover metadata is refused" \
-	has "$tmp/o" "^ERROR: stage mail: V=3: patches/slub/cover has no '## Changes in v3'"
+	has "$tmp/o" "^ERROR: stage mail: V=3: patches/6.12/slub/cover has no '## Changes in v3'"
 check "... and nothing is written" test ! -e "$tmp/out/slub/v3"
 MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "a bad PREFIX is refused" has "$tmp/o" "^ERROR: stage mail: PREFIX='PATCH\]': a subject prefix is"
 
 # from here on, postings: they need the checkout's source and tree
-if [ ! -d "$TOP/build/linux/.git" ] || [ ! -d "$TOP/build/src/.git" ]; then
+if [ ! -d "$LB/linux/.git" ] || [ ! -d "$LB/src/.git" ]; then
 	skip "the postings" "no build/linux (make tree; make check has it)"
 	done_testing
 	exit
 fi
 # the posting's worktree goes to the scratch BUILD, which reads the
 # checkout's source and tree
-export TREE=$TOP/build/linux
+export TREE=$LB/linux
 mkdir -p "$BUILD"
-ln -s "$TOP/build/src" "$BUILD/src"
-cp "$TOP/build/src.version" "$TOP/build/src.origin" "$BUILD/"
+ln -s "$LB/src" "$BUILD/src"
+cp "$LB/src.version" "$LB/src.origin" "$BUILD/"
 MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "no make check report: make mail still writes the posting" test -f "$tmp/nr/ptlock/v1/posting.mbox"
 check "... warns" has "$tmp/o" "WARNING: ptlock: no make check report in MAIL_REPORT=$tmp/nowhere; the cover letter says the posting is untested"
@@ -100,7 +100,7 @@ for t in ptlock slub vmalloc memcg; do
 		/^From [0-9a-f]+ / { n++; inh = 1 } inh && /^$/ { inh = 0 }
 		inh && /linux-mm@kvack\.org/ { has[n] = 1 }
 		END { c = 0; for (i = 1; i <= n; i++) c += has[i]; print (n > 0 && c == n) ? "all" : c "/" n }' "$d/posting.mbox")" = all
-	check "$t: subjects say RFC PATCH" has "$d/posting.mbox" '^Subject: \[RFC PATCH 0+/[0-9]+\]'
+	check "$t: subjects say RFC PATCH" has "$d/posting.mbox" '^Subject: \[RFC PATCH( 6\.12)? 0+/[0-9]+\]'
 	check "$t: send.sh is the dry run's command" bash -c "grep -q 'git send-email --confirm=always --no-thread' $d/send.sh && test -x $d/send.sh"
 done
 done_testing

@@ -6,7 +6,7 @@
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ksrc=$TOP/build/linux
+ksrc=$LB/linux
 [ -x "$ksrc/tools/testing/kunit/kunit.py" ] || skip_all "no build/linux with kunit.py (make tree; make check has it)"
 
 # report LOG: run the parser on tests/data/LOG.log, output in $tmp/LOG.out

@@ -40,7 +40,7 @@ check "... both errors are one line each, and nothing was written" \
 
 configs=${RUN_CONFIGS:-$check_configs}
 name=${configs// /-}
-kdir=$TOP/build/$name
+kdir=$LB/$name
 if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || [ ! -d "$kdir/modroot/lib/modules" ]; then
 	skip "a shell in make check's kernel" "no kernel in build/$name (make build CONFIGS=\"$configs\")"
 	done_testing
@@ -80,5 +80,5 @@ check "... a background job is listed" has "$tmp/out" '\[1\]\+ +Running +sleep 6
 check "... and bash did not complain about the terminal" bash -c '! grep -qE "no job control|cannot set terminal process group" "$1"' _ "$tmp/out"
 check "the tests' guest: cgroup v2, tracefs, the kernel's modules" has "$tmp/out" 'fs=cgroup2fs tracefs modules'
 check "exit powered the guest off" has "$tmp/out" 'QEMU exited: guest powered off'
-check "the session is in build/shell-$name/console.log" has "$TOP/build/shell-$name/console.log" 'uname=[0-9]'
+check "the session is in build/shell-$name/console.log" has "$LB/shell-$name/console.log" 'uname=[0-9]'
 done_testing

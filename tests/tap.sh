@@ -3,6 +3,11 @@
 # skip prints "ok N # SKIP reason"; done_testing prints the plan.  What it
 # needs: bash.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# the build folder of the line under test (BASE, default lab/common.sh's)
+_line=${BASE:-$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")}
+LB=$TOP/build/$_line
+# and its patches (patches/<line>/)
+LP=$TOP/patches/$_line
 _n=0
 _failed=0
 # check DESC CMD...: ok when CMD succeeds

@@ -36,7 +36,7 @@ int foo(int x)
 	return x + 1;
 }
 C
-cp "$TOP/build/src/scripts/kernel-doc" "$TOP/build/src/scripts/get_maintainer.pl" "$B/src/scripts/" 2>/dev/null
+cp "$LB/src/scripts/kernel-doc" "$LB/src/scripts/get_maintainer.pl" "$B/src/scripts/" 2>/dev/null
 printf '%s\n' 'FOO' 'L:	foo@lists.example.org' 'S:	Maintained' 'F:	foo/' '' \
 	'THE REST' 'L:	rest@lists.example.org' 'S:	Maintained' 'F:	*' 'F:	*/' > "$B/src/MAINTAINERS"
 (cd "$B/src" && git init -q -b base . && git add -A && git commit -q -m base && git tag mmscale/base)
