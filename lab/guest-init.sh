@@ -66,18 +66,68 @@ hostpath() {
 }
 
 # section NAME CMD...: run CMD as one test section (see the header).
+# SECTION_TIMEOUT=S section ...: a limit of S seconds (0 or unset: none), as
+# kselftest's runner gives each test its timeout; a section still running
+# then is stopped (its whole process tree) and ends with
+# "mmscale: end NAME rc=124 timeout=S", which lab/report.py reports as
+# timed out, with the section's output so far.
 section() {
-	local name=$1 rc
+	local name=$1 rc limit=${SECTION_TIMEOUT:-0} pid wd=
 	shift
 	echo "mmscale: begin $name"
-	"$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
-		sed -u -n -e "s/^\(ok\|not ok\) /mmscale: $name: &/p"
-	rc=${PIPESTATUS[0]}
+	rm -f "/tmp/section-$name.rc"
+	{
+		"$@" 2>&1 < /dev/null | tee "/tmp/section-$name.out" |
+			sed -u -n -e "s/^\(ok\|not ok\) /mmscale: $name: &/p"
+		echo "${PIPESTATUS[0]}" > "/tmp/section-$name.rc"
+	} &
+	pid=$!
+	if [ "$limit" -gt 0 ]; then
+		{
+			sleep "$limit"
+			echo "mmscale: $name: still running after ${limit}s; stopping it"
+			kill_tree "$pid"
+		} &
+		wd=$!
+	fi
+	wait "$pid" 2>/dev/null
+	[ -z "$wd" ] || { kill_tree "$wd"; wait "$wd" 2>/dev/null; }
+	rc=$(cat "/tmp/section-$name.rc" 2>/dev/null || true)
 	dmesg -n 1
 	echo "mmscale: output $name"
 	cat "/tmp/section-$name.out"
-	echo "mmscale: end $name rc=$rc"
+	if [ -n "$rc" ]; then
+		echo "mmscale: end $name rc=$rc"
+	else
+		echo "mmscale: end $name rc=124 timeout=$limit"
+	fi
 	dmesg -n "$default_loglevel"
+}
+
+# tree_of PID: PID and every process under it, parents first
+# (/proc/PID/task/*/children: CONFIG_PROC_CHILDREN, which vm.config's
+# CHECKPOINT_RESTORE selects)
+tree_of() {
+	local c
+	echo "$1"
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree_of "$c"; done
+}
+
+# kill_tree PID: SIGTERM to PID and every process under it at once, parents
+# first (a shell stopped before its children cannot go on to its next
+# command), then SIGKILL to those left after a second
+kill_tree() {
+	local pids i
+	pids=$(tree_of "$1")
+	# shellcheck disable=SC2086
+	kill -TERM $pids 2>/dev/null || return 0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		# shellcheck disable=SC2086
+		kill -0 $pids 2>/dev/null || return 0
+		sleep 0.1
+	done
+	# shellcheck disable=SC2086
+	kill -KILL $pids 2>/dev/null || true
 }
 
 if [ -n "${MMSCALE_PLAN:-}" ]; then

@@ -83,14 +83,14 @@ else
 fi
 
 if [ -n "${MMSCALE_VMTESTS:-}" ]; then
-	section "${MMSCALE_MM_SECTION:-mm}" run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
+	SECTION_TIMEOUT=1800 section "${MMSCALE_MM_SECTION:-mm}" run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
 fi
 if [ "${MMSCALE_BOOTPARAMS:-0}" = 1 ]; then
-	section boot-params bash "$(hostpath "$MMSCALE_LAB")/guest-bootparams.sh"
+	SECTION_TIMEOUT=600 section boot-params bash "$(hostpath "$MMSCALE_LAB")/guest-bootparams.sh"
 fi
 if [ "${MMSCALE_MEMCONTROL:-1}" = 1 ]; then
-	section memcontrol run_in cgroup test_memcontrol
-	section memcg-stock run_in cgroup test_memcg_stock
-	section kmem kmem_in_ext4_root
+	SECTION_TIMEOUT=600 section memcontrol run_in cgroup test_memcontrol
+	SECTION_TIMEOUT=600 section memcg-stock run_in cgroup test_memcg_stock
+	SECTION_TIMEOUT=600 section kmem kmem_in_ext4_root
 fi
 cd /

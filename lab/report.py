@@ -58,6 +58,8 @@ UPSTREAM_FAILURES = {
         "their memcg_vmstats and per-node stats to slab (about 8 MiB here, "
         "KASAN-sized)"),
 }
+# sections that lab/guest-init.sh stopped at their time limit: name -> seconds
+SECTION_TIMEOUTS = {}
 MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
                   r'(?::? ?(.*))?$')
 SKIP_RE = re.compile(r'^\s*(?:ok|not ok) \d+ (?:- )?(.*?) # SKIP ?(.*)$')
@@ -172,9 +174,14 @@ def split_console(lines):
                 sections[cur] = ([], None)
                 state = 'section'
             elif what == 'end':
-                name, _, rc = arg.partition(' rc=')
+                # "NAME rc=N" or, when lab/guest-init.sh's limit ended
+                # the section, "NAME rc=124 timeout=SECONDS"
+                name, _, rest = arg.partition(' rc=')
+                rc, _, limit = rest.partition(' timeout=')
                 if name in sections and sections[name][0] is not None:
                     sections[name] = (sections[name][0], int(rc or 1))
+                if limit:
+                    SECTION_TIMEOUTS[name] = limit
                 state = 'init'
             elif what == 'dmesg begin':
                 dmesg = []
@@ -406,6 +413,9 @@ def run():
         if body is None:
             s.add('FAIL', '(section did not run or did not finish)')
             continue
+        if name in SECTION_TIMEOUTS:
+            s.add('FAIL', '(section timed out after %s s; what it printed is kept)'
+                  % SECTION_TIMEOUTS[name])
         tap = os.path.join(out, name + '.tap')
         write(tap, ktap_compat(body))
         tree, err = kunit_parse(args.ksrc, tap, os.path.join(out, name + '.json'))

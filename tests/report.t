@@ -28,6 +28,11 @@ check "warning: exit 1" test $? -eq 1
 check "warning: the WARNING is shown" has "$tmp/warning.out" 'WARNING: CPU: 1 PID: 77 at mm/slub.c:123'
 check "warning: counted as a failure" test "$(tail -n1 "$tmp/warning.out")" = "6 passed, 1 failed, 3 skipped"
 
+report timeout
+check "timeout: exit 1" test $? -eq 1
+check "timeout: the section is named as timed out" has "$tmp/timeout.out" 'FAILED  memcontrol: \(section timed out after 600 s; what it printed is kept\)'
+check "timeout: what it printed before counts" has "$tmp/timeout.out" '^memcontrol +2 +[12] +0$'
+
 report kunit-fail
 check "kunit-fail: exit 1" test $? -eq 1
 check "kunit-fail: names the case" has "$tmp/kunit-fail.out" 'FAILED  kunit:list-kunit-test: list_test_list_add'
