@@ -93,6 +93,7 @@ fi
 # kunit.py's is_subset_of does; a symbol asked off whose dependencies are
 # unmet is absent, and that is off too.  One check for every line: it does
 # not read merge_config.sh's messages (7.3 rewrote them).
+[ -f "$O/.config" ] || die "config: no $O/.config after merge_config.sh"
 lost=$(awk 'FNR == NR {
 			if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) have[substr($0, 1, RLENGTH - 1)] = substr($0, RLENGTH + 1)
 			else if (match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set/)) have[$2] = "n"

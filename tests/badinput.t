@@ -32,7 +32,9 @@ check "source: nothing was created" test ! -e "$tmp/b3/src"
 # a build error (a fake tree whose build fails like a compiler error)
 mkdir -p "$tmp/ksrc/scripts/kconfig" "$tmp/ksrc/mm"
 : > "$tmp/ksrc/Kconfig"
-printf '#!/bin/sh\nexit 0\n' > "$tmp/ksrc/scripts/kconfig/merge_config.sh"
+# (its merge_config.sh writes the fragments as the .config, which then
+# has every requested value)
+printf '#!/bin/sh\no=.; [ "$1" = -O ] && { o=$2; shift 2; }; cat "$@" > "$o/.config"\n' > "$tmp/ksrc/scripts/kconfig/merge_config.sh"
 chmod +x "$tmp/ksrc/scripts/kconfig/merge_config.sh"
 printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 117\nbzImage modules:\n\t@echo "mm/memory.c:1:1: error: expected something"; exit 1\n' > "$tmp/ksrc/Makefile"
 KSRC=$tmp/ksrc BUILD=$tmp/b4 "$TOP/lab/build.sh" vm > "$tmp/out" 2>&1
