@@ -3,6 +3,9 @@
 # skip prints "ok N # SKIP reason"; done_testing prints the plan.  What it
 # needs: bash.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# no test writes outside its scratch folder: not even Python's byte code
+# (kunit.py in the kernel tree, lab/*.py)
+export PYTHONDONTWRITEBYTECODE=1
 # the build folder of the line under test (BASE, default lab/common.sh's)
 _line=${BASE:-$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")}
 LB=$TOP/build/$_line
