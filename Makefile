@@ -4,7 +4,7 @@
 #
 #   make run | check            whole loop (see README.md)
 #   make deps | source | tree | export
-#   make build [CONFIGS="vm debug"]  one kernel under build/<configs joined
+#   make build [CONFIGS="vm debug"]  one kernel under build/<line>/<configs joined
 #                               by -> (default: the one default kernel,
 #                               make check's: DEFAULT_CONFIGS in lab/common.sh)
 #   make shell [CONFIGS=...] [APPEND="slab_free_lock_first=off"]
@@ -22,7 +22,7 @@
 #   make deb [KCONFIG=/boot/config-...] [DEB_BOOT=0]
 #                               Debian packages of base and head (6.12.117-
 #                               mmscale-base, 6.12.117-mmscale) that install
-#                               side by side, in build/deb/<time>/; boots the
+#                               side by side, in build/<line>/deb/<time>/; boots the
 #                               head one in the lab (lab/deb.sh)
 #   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain]
 #                               the series at once on the debug kernel with
@@ -35,13 +35,13 @@
 #   make layout                 cache lines of the per-CPU memcg stock for N =
 #                               1, 4, 7, 8, 16 slots, plain, lockdep, RT
 #                               (lab/layout.sh: gdb ptype /o)
-#   make compare A=DIR [B=DIR]  tables again from saved build/results/ dirs,
-#                               written to a new build/compare/<time>/
+#   make compare A=DIR [B=DIR]  tables again from saved build/<line>/results/ dirs,
+#                               written to a new build/<line>/compare/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
 #   make topics                 each topic applies alone, forward == reverse,
 #                               kernel-doc, placeholders (lab/topics.sh)
 #   make mail [TOPIC=name] [V=n] [MAIL_FROM="Name <addr>"]
-#                               linux-mm posting per topic in build/mail/
+#                               linux-mm posting per topic in build/<line>/mail/
 #                               (cover letter, To/Cc, mbox, send-email dry
 #                               run); sends nothing
 #   make kunit [SUITE=name]     the series' KUnit suites through kunit.py
@@ -49,7 +49,7 @@
 #                               ptlock, slub_test, vmalloc, memcg_stock
 #   make docs                   htmldocs of the touched Documentation dirs,
 #                               base vs head: no new warning (lab/docs.sh)
-#   make clean [FORCE=1]        delete build/; refused while build/linux has
+#   make clean [FORCE=1]        delete build/<line>; refused while its linux/ has
 #                               work not exported to patches/ (lab/clean.sh)
 #   make help                   this text
 #
@@ -141,7 +141,8 @@ layout:
 compare:
 	$(KNOBS)
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
-	lab/compare.py report "$$A" $(if $(B),"$$B") --out "$${BUILD:-build}/compare/$$(date +%Y%m%d-%H%M%S)"
+	bash -c 'source lab/common.sh && exec lab/compare.py report "$$@" --out "$$BUILD/compare/$$(date +%Y%m%d-%H%M%S)"' \
+		compare "$$A" $(if $(B),"$$B")
 
 # LAST alone means FIRST=1
 BISECT_RANGE = $(or $(FIRST),$(if $(LAST),1)) $(LAST)

@@ -87,7 +87,7 @@ for ((i = first; i <= last; i++)); do
 			elif git -C "$wt" grep -qE "^[[:space:]]*(menu)?config $sym\$" -- '*Kconfig*'; then
 				echo "$line" >> "$frag"
 			fi
-		done < "$TOP/configs/$cfg.config"
+		done < "$(fragment_path "$cfg")"
 	done
 
 	why=

@@ -234,7 +234,9 @@ if [ "$accel" = auto ]; then
 	fi
 fi
 
-full="$cmdline${extra:+ $extra}"
+# the line's own boot arguments (patches/<line>/line.env LINE_BOOT_APPEND:
+# 7.3 under QEMU's ACPI hangs before userspace without pci=noacpi)
+full="$cmdline${LINE_BOOT_APPEND:+ $LINE_BOOT_APPEND}${extra:+ $extra}"
 [ -n "$plan" ] && full+=" MMSCALE_PLAN=$plan"
 for kv in "$@"; do full+=" $kv"; done
 

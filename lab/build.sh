@@ -46,7 +46,7 @@ fi
 [ -e "$KSRC" ] || die "no kernel tree at $KSRC; run 'make tree' first"
 want_kernel_tree KSRC "$KSRC"
 frags=()
-for f in "$@"; do frags+=("$TOP/configs/$f.config"); done
+for f in "$@"; do frags+=("$(fragment_path "$f")"); done
 O=$BUILD/$NAME
 build_mark
 mkdir -p "$O"

@@ -227,6 +227,17 @@ no_empty_items() {
 	esac
 }
 
+# fragment_path NAME: the config fragment NAME of this line: the line's own
+# configs/<line>/NAME.config where it has one (the series' options differ
+# between the lines while topics are ported), else configs/NAME.config.
+fragment_path() {
+	if [ -f "$TOP/configs/$BASE/$1.config" ]; then
+		echo "$TOP/configs/$BASE/$1.config"
+	else
+		echo "$TOP/configs/$1.config"
+	fi
+}
+
 # want_fragments WHAT LIST: every word of LIST (blanks or commas) names a
 # file configs/WORD.config, and there is at least one.
 want_fragments() {

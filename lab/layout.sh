@@ -41,7 +41,7 @@ for c in $LAYOUT_CONFIGS; do
 	O=$BUILD/layout-$c
 	mkdir -p "$O"
 	frags=()
-	for f in ${c//-/ }; do frags+=("$TOP/configs/$f.config"); done
+	for f in ${c//-/ }; do frags+=("$(fragment_path "$f")"); done
 	env -C "$TREE" scripts/kconfig/merge_config.sh -O "$O" "${frags[@]}" > "$O/config.log" 2>&1 ||
 		die "merge_config.sh failed for $c ($O/config.log)"
 	kmake_init "$TREE" "$O"

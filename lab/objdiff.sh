@@ -28,7 +28,7 @@ for side in base head; do
 	o=$BUILD/$name-$side
 	mkdir -p "$o"
 	cfg=()
-	for f in $frags; do cfg+=("$TOP/configs/$f.config"); done
+	for f in $frags; do cfg+=("$(fragment_path "$f")"); done
 	say "$side: configure ($frags) and build $*"
 	(cd "$src" && scripts/kconfig/merge_config.sh -O "$o" "${cfg[@]}") >> "$STAGE_LOG" 2>&1 ||
 		die "$side: merge_config.sh failed"

@@ -56,7 +56,10 @@ fetch_private() {
 	deb=$(ls "$d"/dl/"$DEB_PKG"_*.deb 2>/dev/null | head -n1)
 	[ -n "$deb" ] || die "apt-get download left no $DEB_PKG .deb in $d/dl"
 	pkgver=$(dpkg-deb -f "$deb" Version)
-	[ "$pkgver" = "$want_ver" ] || return 0   # refused below, before anything is unpacked
+	if [ "$pkgver" != "$want_ver" ]; then
+		rm -f "$deb"   # refused below, before anything is unpacked
+		return 0
+	fi
 	dpkg-deb -x "$deb" "$d/root" || die "could not unpack $deb"
 	rm -f "$deb"
 	echo "$pkgver" > "$d/version"

@@ -3,19 +3,34 @@
 # patches/ (issue 26, point 5: docs that cannot drift).  One check per page
 # and kind; a failing check prints the offending text.
 #
+# The docs number the patches of the stable line, patches/6.12/ (the line
+# whose topics exist; the 7.3 line has none yet), whatever BASE says:
+# "memcg 1/5" and "0020" are that line's, and docs/series.md's 7.3 table
+# lists those same patches with what each is to become on 7.3.
+#
 # What it checks:
-#   - N/M: every "<topic> N/M" (topic from patches/series) has M = the
-#     topic's patch count (patches/<topic>/series) and 1 <= N <= M; every
-#     "all N patches" has N = the series' patch count.
+#   - N/M: every "<topic> N/M" (topic from patches/6.12/series) has M = the
+#     topic's patch count (patches/6.12/<topic>/series) and 1 <= N <= M; every
+#     "all N patches" has N = the line's patch count.
 #   - patch numbers: a 4-digit number tied to a topic mention ("memcg 1/5
 #     (0020)", "memcg 1/5, patch 0020", "0020 (memcg 1/5)": only blanks,
 #     ",;:(" and "patch " between them) is the lab tree's number of that
-#     patch (the topics in patches/series order, each topic's patches in its
-#     series: lab/tree.sh); docs/series.md's ranges ("slub 1–5 is
+#     patch (the topics in patches/6.12/series order, each topic's patches in
+#     its series: lab/tree.sh); docs/series.md's ranges ("slub 1–5 is
 #     0005–0009") and topic sizes ("`slub` (5)") are today's; its table has
 #     one row per patch, in tree order, and each row's subject matches its
 #     patch's Subject (same prefix, and more words shared with it than with
 #     any other patch of that prefix).
+#   - the 7.3 line: docs/series.md's "## The mainline line: 7.3" table has
+#     one row per patch of the 6.12 line, in tree order ("| ptlock 1/4
+#     (0001) ..."), each with a status of the list it gives (delta (to
+#     port), superseded, moot on x86, to re-measure, redesign); while
+#     patches/7.3/series names no topic, that section says "nothing is
+#     ported".
+#   - paths: every build/... and patches/... path on a page is in a line's
+#     folder (build/6.12/..., patches/7.3/..., build/<line>/...: the lines
+#     of lab/common.sh's LINES), or build/ or patches/ itself
+#     (docs/lab-internals.md gives the convention).
 #   - knob defaults: "`VAR` ... (default N" and "`VAR`, default X" in the
 #     docs, knob table rows ("| `VAR` | ... | `X` |") and the numeric
 #     "[VAR=N]" of the Makefile's help (for knobs whose default is not a 0/1
@@ -40,7 +55,8 @@
 # Paragraphs are joined before matching, so a mention may wrap.
 #
 # TOP can point at a copy: the checked files are README.md, docs/,
-# patches/, lab/ and the Makefile under it.
+# patches/, lab/ and the Makefile under it.  (tests/tap.sh's LP, the line
+# under test, is not used here: BASE=7.3 prove tests/docs.t checks the same.)
 # Needs: bash, awk, grep, sed.  Under a second; writes only in a mktemp
 # folder.
 source "$(dirname "$0")/tap.sh"
@@ -57,8 +73,10 @@ say_bad() {
 }
 
 # --- the series: topics, counts, tree numbers, subjects ---
+# the stable line, whose patches the docs number (see the header)
+SP=$TOP/patches/6.12
 series_lines() { grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'; }
-mapfile -t topics < <(series_lines "$LP/series")
+mapfile -t topics < <(series_lines "$SP/series")
 declare -A count first
 total=0
 : > "$tmp/subjects"
@@ -76,12 +94,12 @@ for t in "${topics[@]}"; do
 			insub { insub = 0; split(s, a, ":"); pre = a[1]; subj = s; sub(/^[^:]*:/, "", subj); inbody = 1; next }
 			inbody && /^---$/ { exit }
 			inbody { body = body " " $0 }
-			END { print n "\t" pre "\t" norm(subj) "\t" norm(body) }' "$LP/$t/$p" >> "$tmp/subjects"
-	done < <(series_lines "$LP/$t/series")
+			END { print n "\t" pre "\t" norm(subj) "\t" norm(body) }' "$SP/$t/$p" >> "$tmp/subjects"
+	done < <(series_lines "$SP/$t/series")
 	count[$t]=$n
 done
 topic_re=$(IFS='|'; echo "${topics[*]}")
-check "patches/series names topics, each with patches (${topics[*]}: $total)" test "$total" -gt 0
+check "patches/6.12/series names topics, each with patches (${topics[*]}: $total)" test "$total" -gt 0
 
 # --- the pages, one paragraph a line, history taken out ---
 pages=("$TOP/README.md" "$TOP"/docs/*.md)
@@ -169,6 +187,41 @@ bad=$(grep -E '^\| [0-9]{4} ' "$TOP/docs/series.md" | awk -F'|' '{ print $2 }' |
 			print "row " id " (" rp ": ...) reads like patch " (best == "" ? "none with that prefix" : best)
 	}')
 check "docs/series.md: each row's subject is its patch's" say_bad <<< "$bad"
+
+# --- the 7.3 line's table in docs/series.md ---
+sec73=$(awk '/^## / { on = ($0 == "## The mainline line: 7.3") } on' "$TOP/docs/series.md")
+# the 6.12 patches in tree order, as "topic N/M (NNNN)"
+for t in "${topics[@]}"; do
+	for ((i = 1; i <= count[$t]; i++)); do echo "$t $i/${count[$t]} ($(gnum "$t" "$i"))"; done
+done > "$tmp/want73"
+grep -oE "^\| ($topic_re) [0-9]+/[0-9]+ \([0-9]{4}\)" <<< "$sec73" | sed 's/^| //' > "$tmp/rows73"
+check "docs/series.md: the 7.3 table has one row per 6.12 patch, in tree order" \
+	bash -c 'diff "$1" "$2" | sed "s/^/#   /" >&2; [ "${PIPESTATUS[0]}" = 0 ]' _ "$tmp/want73" "$tmp/rows73"
+bad=$(grep -E "^\| ($topic_re) [0-9]+/[0-9]+ " <<< "$sec73" | awk -F'|' '{
+		st = $(NF - 1); sub(/^ */, "", st)
+		if (st !~ /^\*\*(delta \(to port\)|superseded|moot on x86|to re-measure|redesign)\*\*/)
+			print "row \"" substr($2, 2, 20) "...\": status \"" substr(st, 1, 30) "\" is not one of the list" }')
+check "docs/series.md: each 7.3 row's status is one of the list" say_bad <<< "$bad"
+n73=$(series_lines "$TOP/patches/7.3/series" | wc -l)
+if [ "$n73" = 0 ]; then
+	check "docs/series.md says nothing is ported to 7.3 (patches/7.3/series names no topic)" \
+		grep -qiE 'nothing is ported|no topic is ported' <<< "$sec73"
+else
+	check "docs/series.md's 7.3 section no longer says nothing is ported (patches/7.3/series names $n73 topics)" \
+		bash -c '! grep -qiE "nothing is ported|no topic is ported" <<< "$1"' _ "$sec73"
+fi
+
+# --- paths: in a line's folder ---
+lines=$(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
+line_re=$(sed 's/\./\\./g; s/ /|/g' <<< "$lines")
+check "lab/common.sh names the lines ($lines)" test -n "$line_re"
+for f in "${pages[@]}"; do
+	rel=${f#"$TOP"/}
+	bad=$(grep -oE "(^|[^A-Za-z0-9_.-])(build|patches)/[^] \`)\"',;:]*" "$tmp/${f##*/}.flat" | sed -E 's#^[^bp]##' |
+		grep -vE "^(build|patches)/((($line_re)|<line>)(/|$)|$)" | sort -u |
+		sed 's/$/: not in a line'"'"'s folder (build\/6.12\/..., patches\/<line>\/...)/')
+	check "$rel: every build/ and patches/ path is in a line's folder" say_bad <<< "$bad"
+done
 
 # --- knob defaults ---
 # defaults VAR: the distinct non-empty literal defaults lab/*.sh give VAR

@@ -2,19 +2,26 @@
 # tests/readme.t - README.md and docs/ agree with the scripts (issue 18, kind
 # 7; issue 17 moved the reference into docs/): the knob table's defaults are
 # lab/run.sh's, lab/boot.sh's and lab/shell.sh's, every knob lab/run.sh
-# takes is in the table, the paths of the kernel make check builds are the
-# ones lab/build.sh writes, docs/real-hardware.md builds that same kernel,
+# takes is in the table, and so is every knob lab/knobs.sh gives every
+# target (BASE, BASE_VERSION, BUILD), the paths of the kernel make check
+# builds are the ones lab/build.sh writes in the default line's folder
+# (build/<DEFAULT_BASE>/: the docs name the default line's paths,
+# docs/lab-internals.md), docs/real-hardware.md builds that same kernel,
 # every make target is in README.md and in make help, "make help" prints the
 # Makefile's comment block only, README.md's first screen holds the two
 # commands and links to their measured times (docs/results.md, the one page
-# that quotes them: tests/docs.t), and every page of docs/ is linked from
-# README.md.  A default of $DEFAULT_CONFIGS is read from lab/common.sh.
+# that quotes them: tests/docs.t) and names every line of lab/common.sh's
+# LINES as BASE=<line>, the default one (DEFAULT_BASE) as "(the default)",
+# and every page of docs/ is linked from README.md.  A default of $DEFAULT_CONFIGS is read from lab/common.sh.
 # Needs: bash, make, grep, sed, awk.  Under a second.
 source "$(dirname "$0")/tap.sh"
 readme=$TOP/README.md
 run=$TOP/lab/run.sh
 # the knob table, the stages and the rest of the reference, wherever in
 # README.md or docs/ they are
+# the lines, and the default one whose folders the docs name
+lines=$(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
+dl=$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")
 docs=$(mktemp)
 trap 'rm -f "$docs"' EXIT
 cat "$readme" "$TOP"/docs/*.md > "$docs"
@@ -51,14 +58,19 @@ for v in $knobs; do
 	check "lab/run.sh's knob $v is in the knob table" grep -q "^| \`$v[=\`]" "$docs"
 done
 
+for v in $(sed -n 's/^COMMON_KNOBS="\(.*\)"$/\1/p' "$TOP/lab/knobs.sh"); do
+	check "lab/knobs.sh's knob of every target $v is in the knob table" grep -q "^| \`$v[=\`]" "$docs"
+done
+check "lab/common.sh names the lines and the default ($lines; $dl)" bash -c '[ -n "$1" ] && [[ " $1 " == *" $2 "* ]]' _ "$lines" "$dl"
+
 name=$(default_of RUN_CONFIGS "$run" | tr ' ' -)
-check "the build stage installs the modules where lab/build.sh does (build/$name/modroot)" \
-	has "$docs" "modules installed into \`build/$name/modroot\`"
+check "the build stage installs the modules where lab/build.sh does (build/$dl/$name/modroot)" \
+	has "$docs" "modules installed into \`build/$dl/$name/modroot\`"
 hw=$(cat "$TOP/docs/real-hardware.md")
 check "docs/real-hardware.md builds make check's kernel (RUN_CONFIGS, the default kernel)" \
 	grep -qE "^make build( CONFIGS=\"$(default_of RUN_CONFIGS "$run")\")? *(#|$)" <<< "$hw"
 check "... and uses that build's folder only" \
-	bash -c '! grep -o "build/vm[A-Za-z0-9_-]*" | grep -vx "build/$1"' _ "$name" <<< "$hw"
+	bash -c '! grep -oE "build/([0-9.]+/)?vm[A-Za-z0-9_-]*" | grep -vx "build/$2/$1"' _ "$name" "$dl" <<< "$hw"
 
 targets=$(sed -n 's/^\.PHONY: *//p' "$TOP/Makefile" | tr ' ' '\n' | grep -vx all)
 usage=$(make -s -C "$TOP" help 2>&1)
@@ -74,6 +86,11 @@ screen=$(head -n 42 "$readme")
 for want in 'make run  ' 'make check  ' 'docs/results.md#make-check-how-long-it-takes' 'docs/kunit.md' 'make build && make shell'; do
 	check "README.md's first screen has '$want'" grep -qF -- "$want" <<< "$screen"
 done
+for l in $lines; do
+	check "README.md's first screen names the $l line (\`BASE=$l\`)" grep -qF -- "\`BASE=$l\`" <<< "$screen"
+done
+check "README.md's first screen says the default line is $dl (lab/common.sh's DEFAULT_BASE)" \
+	grep -qF -- "\`BASE=$dl\` (the default)" <<< "$screen"
 for f in "$TOP"/docs/*.md; do
 	check "README.md links docs/${f##*/}" grep -qF -e "(docs/${f##*/})" -e "]: docs/${f##*/}" "$readme"
 done
