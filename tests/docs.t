@@ -307,4 +307,9 @@ for f in "${pages[@]}"; do
 		grep -viE '(while|as) (a |the )?`?make check`? ran' | grep -E "$dur")
 	check "$rel: quotes no make check duration (they live in docs/results.md)" say_bad <<< "$bad"
 done
+# every knob of every target (lab/knobs.sh's table) is explained in the docs
+undoc=$(for k in $("$TOP/lab/knobs.sh" --list | awk '{ for (i = 2; i <= NF; i++) print $i }' | sort -u); do
+	grep -qE -- "(\`|\[|[[:space:]])$k(\`|=)" "$TOP"/README.md "$TOP"/docs/*.md || echo "$k"
+done)
+check "every knob in lab/knobs.sh is in the docs${undoc:+ (missing: $(echo $undoc))}" test -z "$undoc"
 done_testing
