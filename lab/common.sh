@@ -31,8 +31,10 @@ LOGS=${LOGS:-$BUILD}          # stage logs (the lab's tests point it at a scratc
 # The marker lab/clean.sh looks for: only a folder the lab made is deleted.
 BUILD_MARKER=.mmscale-build
 # The one default kernel: make check's (lab/run.sh), and the default of make
-# build, shell, bisect, kunit and deb, so that "make build && make shell"
-# boots the kernel just built.  Fragments of configs/, in merge order.
+# build, shell and bisect, so that "make build && make shell" boots the
+# kernel just built.  Fragments of configs/, in merge order.  (make kunit
+# builds what each suite's .kunitconfig asks, and make deb a packaged
+# kernel from vm or a distribution's config: neither boots this one.)
 DEFAULT_CONFIGS="vm debug mmscale"
 BASE_TAG=mmscale/base
 STAGE=${STAGE:-lab}
