@@ -74,7 +74,7 @@ if [ -d "$LB/linux/.git" ]; then
 	check "bisect: patch 0 is refused" test $? -ne 0
 	check "bisect: error gives the usage and the range" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST'
 	BUILD=$tmp/b9 TREE=$LB/linux "$TOP/lab/bisect.sh" 1 9999 > "$tmp/out" 2>&1
-	check "bisect: a patch past the series is refused" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+$'
+	check "bisect: a patch past the series is refused" has "$tmp/out" '^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+ \(patches/ holds [0-9]+ patches\), not .1 9999.$'
 	CONFIGS="vm nosuch" BUILD=$tmp/b9 TREE=$LB/linux "$TOP/lab/bisect.sh" 1 1 > "$tmp/out" 2>&1
 	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: CONFIGS=vm nosuch: no configs/nosuch.config '
 	check "bisect: nothing was checked out" test ! -e "$tmp/b9/bisect/tree"
