@@ -83,7 +83,7 @@ else
 fi
 
 if [ -n "${MMSCALE_VMTESTS:-}" ]; then
-	SECTION_TIMEOUT=1800 section "${MMSCALE_MM_SECTION:-mm}" run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
+	SECTION_TIMEOUT=2100 section "${MMSCALE_MM_SECTION:-mm}" run_in mm run_vmtests.sh -t "${MMSCALE_VMTESTS//,/ }"
 fi
 if [ "${MMSCALE_BOOTPARAMS:-0}" = 1 ]; then
 	SECTION_TIMEOUT=600 section boot-params bash "$(hostpath "$MMSCALE_LAB")/guest-bootparams.sh"
