@@ -4,14 +4,17 @@
 # and kind; a failing check prints the offending text.
 #
 # The docs number the patches of the stable line, patches/6.12/ (the line
-# whose topics exist; the 7.3 line has none yet), whatever BASE says:
-# "memcg 1/5" and "0020" are that line's, and docs/series.md's 7.3 table
-# lists those same patches with what each is to become on 7.3.
+# with every topic), whatever BASE says: "memcg 1/5" and "0020" are that
+# line's, and docs/series.md's 7.3 table lists those same patches with what
+# each is or is to become on 7.3.  A patch of the 7.3 line is written with
+# the line in front: "7.3 ptlock 1/3".
 #
 # What it checks:
 #   - N/M: every "<topic> N/M" (topic from patches/6.12/series) has M = the
 #     topic's patch count (patches/6.12/<topic>/series) and 1 <= N <= M; every
-#     "all N patches" has N = the line's patch count.
+#     "all N patches" has N = the line's patch count.  Every "7.3 <topic> N/M"
+#     has a topic of patches/7.3/series, M = its patch count there and
+#     1 <= N <= M (and is left out of the 6.12 checks).
 #   - patch numbers: a 4-digit number tied to a topic mention ("memcg 1/5
 #     (0020)", "memcg 1/5, patch 0020", "0020 (memcg 1/5)": only blanks,
 #     ",;:(" and "patch " between them) is the lab tree's number of that
@@ -23,10 +26,14 @@
 #     any other patch of that prefix).
 #   - the 7.3 line: docs/series.md's "## The mainline line: 7.3" table has
 #     one row per patch of the 6.12 line, in tree order ("| ptlock 1/4
-#     (0001) ..."), each with a status of the list it gives (delta (to
-#     port), superseded, moot on x86, to re-measure, redesign); while
-#     patches/7.3/series names no topic, that section says "nothing is
-#     ported".
+#     (0001) ..."), each with a status of the list it gives (ported, delta
+#     (to port), superseded, moot on x86, to re-measure, redesign); a
+#     **ported** row names the patch it became, "7.3 <topic> N/M, file
+#     NNNN", of its own topic: patches/7.3/<topic>/series has M patches and
+#     its Nth is NNNN-*.patch, and no two rows name the same one; every topic
+#     of patches/7.3/series has a ported row; while patches/7.3/series names
+#     no topic, that section says "nothing is ported", and once it names
+#     one, it no longer does.
 #   - paths: every build/... and patches/... path on a page is in a line's
 #     folder (build/6.12/..., patches/7.3/..., build/<line>/...: the lines
 #     of lab/common.sh's LINES), or build/ or patches/ itself
@@ -120,6 +127,28 @@ for f in "${pages[@]}"; do
 	flat "$f" > "$tmp/${f##*/}.flat"
 done
 
+# --- the 7.3 line's patches: "7.3 <topic> N/M" ---
+SP73=$TOP/patches/7.3
+mapfile -t topics73 < <(series_lines "$SP73/series")
+declare -A count73
+for t in "${topics73[@]}"; do
+	count73[$t]=$(series_lines "$SP73/$t/series" | wc -l)
+done
+for f in "${pages[@]}"; do
+	rel=${f#"$TOP"/}
+	bad=$(grep -oE '\b7\.3 [a-z_]+ [0-9]+/[0-9]+\b' "$tmp/${f##*/}.flat" | sort -u | while read -r _ t nm; do
+		n=${nm%/*} m=${nm#*/}
+		if [ -z "${count73[$t]:-}" ]; then
+			echo "'7.3 $t $nm': patches/7.3/series has no topic $t"
+		elif [ "$m" != "${count73[$t]}" ] || [ "$n" -lt 1 ] || [ "$n" -gt "$m" ]; then
+			echo "'7.3 $t $nm': $t has ${count73[$t]} patches on 7.3"
+		fi
+	done)
+	check "$rel: every '7.3 <topic> N/M' is a patch of patches/7.3" say_bad <<< "$bad"
+	# the 6.12 checks below do not read them
+	sed -Ei 's#\b7\.3 ([a-z_]+) ([0-9]+)/([0-9]+)\b#7.3 \1 \2-of-\3#g' "$tmp/${f##*/}.flat"
+done
+
 # --- N/M and "all N patches" ---
 for f in "${pages[@]}"; do
 	rel=${f#"$TOP"/}
@@ -199,10 +228,38 @@ check "docs/series.md: the 7.3 table has one row per 6.12 patch, in tree order" 
 	bash -c 'diff "$1" "$2" | sed "s/^/#   /" >&2; [ "${PIPESTATUS[0]}" = 0 ]' _ "$tmp/want73" "$tmp/rows73"
 bad=$(grep -E "^\| ($topic_re) [0-9]+/[0-9]+ " <<< "$sec73" | awk -F'|' '{
 		st = $(NF - 1); sub(/^ */, "", st)
-		if (st !~ /^\*\*(delta \(to port\)|superseded|moot on x86|to re-measure|redesign)\*\*/)
+		if (st !~ /^\*\*(ported|delta \(to port\)|superseded|moot on x86|to re-measure|redesign)\*\*/)
 			print "row \"" substr($2, 2, 20) "...\": status \"" substr(st, 1, 30) "\" is not one of the list" }')
 check "docs/series.md: each 7.3 row's status is one of the list" say_bad <<< "$bad"
-n73=$(series_lines "$TOP/patches/7.3/series" | wc -l)
+# ported rows: "| ptlock 1/4 (0001) ... | **ported**: 7.3 ptlock 1/3, file 0001 ..."
+bad=$(grep -E "^\| ($topic_re) [0-9]+/[0-9]+ " <<< "$sec73" | awk -F'|' '{
+		st = $(NF - 1); sub(/^ */, "", st)
+		if (st ~ /^\*\*ported\*\*/) { split($2, a, " "); print a[1] "\t" st }
+	}' | while IFS=$'\t' read -r t st; do
+		nm=$(grep -oE "\b7\.3 $t [0-9]+/[0-9]+, file [0-9]{4}\b" <<< "$st" | head -n1)
+		if [ -z "$nm" ]; then
+			echo "a ported $t row names no '7.3 $t N/M, file NNNN': ${st:0:60}"
+			continue
+		fi
+		read -r _ _ n_m _ num <<< "$nm"
+		n_m=${n_m%,} n=${n_m%/*} m=${n_m#*/}
+		[ -n "${count73[$t]:-}" ] || { echo "'$nm': patches/7.3/series has no topic $t"; continue; }
+		[ "$m" = "${count73[$t]}" ] && [ "$n" -ge 1 ] && [ "$n" -le "$m" ] ||
+			{ echo "'$nm': $t has ${count73[$t]} patches on 7.3"; continue; }
+		p=$(series_lines "$SP73/$t/series" | sed -n "${n}p")
+		[ -f "$SP73/$t/$p" ] && [ "${p:0:5}" = "$num-" ] ||
+			echo "'$nm': patch $n of patches/7.3/$t/series is '$p'"
+		echo "DUP $t $n" # counted below
+	done)
+dups=$(grep '^DUP ' <<< "$bad" | sort | uniq -d | sed 's/^DUP \(.*\) \(.*\)$/two ported rows name 7.3 \1 patch \2/')
+bad=$( { grep -v '^DUP ' <<< "$bad"; echo "$dups"; } | grep -v '^$')
+check "docs/series.md: each ported 7.3 row names a patch of patches/7.3, once" say_bad <<< "$bad"
+bad=$(for t in "${topics73[@]}"; do
+	grep -qE "^\| $t [0-9]+/[0-9]+ .*\| \*\*ported\*\*[^|]*\|$" <<< "$sec73" ||
+		echo "$t is in patches/7.3/series, but no row of the 7.3 table says it is ported"
+done)
+check "docs/series.md: every topic of patches/7.3/series has a ported row" say_bad <<< "$bad"
+n73=${#topics73[@]}
 if [ "$n73" = 0 ]; then
 	check "docs/series.md says nothing is ported to 7.3 (patches/7.3/series names no topic)" \
 		grep -qiE 'nothing is ported|no topic is ported' <<< "$sec73"
