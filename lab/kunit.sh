@@ -9,7 +9,7 @@
 #   SUITE: ptlock | slub_test | vmalloc | memcg_stock (the KUnit suite names)
 # What it does: runs, in build/linux (make tree), "kunit.py run
 # --arch=x86_64 --kunitconfig=FILE..." with the build in
-# build/kunit-<suite|all> (reused: a second run only rebuilds what
+# build/<line>/kunit-<suite|all> (reused: a second run only rebuilds what
 # changed), -j$(nproc) and ccache when installed, and QEMU under TCG
 # (kunit.py's own x86_64 QEMU setup, one vCPU).  kunit.py prints its
 # stages and its own summary ("Testing complete. Ran N tests: ..."); its
@@ -18,17 +18,18 @@
 # kernel: ptlock's .kunitconfig turns on DEBUG_SPINLOCK, which is what
 # makes its locks out of line.
 # What it needs: make tree, python3, qemu-system-x86 (lab/deps.sh).
-# Writes build/kunit-<suite|all>/ and build/kunit-<suite|all>.log.
+# Writes build/<line>/kunit-<suite|all>/ and build/<line>/kunit-<suite|all>.log.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-declare -A CONFIG=(
-	[ptlock]=mm/ptlock_kunit.kunitconfig
-	[slub_test]=lib/slub_kunit.kunitconfig
-	[vmalloc]=mm/vmalloc_kunit.kunitconfig
-	[memcg_stock]=mm/memcg_stock_kunit.kunitconfig
-)
-ORDER=(ptlock slub_test vmalloc memcg_stock)
+# The line's suites and their .kunitconfig files, in order: LINE_KUNIT in
+# patches/<line>/line.env ("suite=path ...")
+declare -A CONFIG=()
+ORDER=()
+for kv in $LINE_KUNIT; do
+	CONFIG[${kv%%=*}]=${kv#*=}
+	ORDER+=("${kv%%=*}")
+done
 
 stage kunit
 [ $# = 0 ] || [ "$1" = --check ] || die "usage: $0 [--check]"
@@ -42,7 +43,7 @@ name=kunit-$([ -n "${SUITE:-}" ] && echo "$SUITE" || echo all)
 args=()
 for s in "${suites[@]}"; do
 	f=${CONFIG[$s]}
-	[ -f "$TREE/$f" ] || die "suite $s: $TREE has no $f (is the series applied? run 'make tree')"
+	[ -f "$TREE/$f" ] || die "suite $s: $TREE has no $f (is the $LINE_TITLE series applied? run 'make tree')"
 	args+=(--kunitconfig="$f")
 done
 

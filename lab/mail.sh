@@ -16,7 +16,7 @@
 #                "mmscale developers <mmscale@localhost>" is refused
 #   MAIL_OUT=DIR  where to write (default build/mail)
 #   MAIL_REPORT=DIR  the make check run whose report the cover letter
-#                quotes (default: the newest build/run-*/ with a summary);
+#                quotes (default: the newest build/<line>/run-*/ with a summary);
 #                only a report of build/linux's tree is quoted: without
 #                one the letter says plainly that the lab did not test it,
 #                and make mail warns
@@ -28,11 +28,11 @@
 #                "base-commit:" line (default: the commit of a LINUX_SRC git
 #                tree; none for Debian's linux-source, which carries
 #                Debian's own patches on top of the release)
-# What it does, for each topic: git am's patches/<topic>/ onto the
+# What it does, for each topic: git am's patches/<line>/<topic>/ onto the
 # baseline in a scratch clone, makes the poster the author and replaces
 # the placeholder Signed-off-by with the poster's; runs git format-patch
 # --cover-letter --thread (and -v N from v2 on); fills the cover letter
-# from patches/<topic>/cover (subject, motivation, one paragraph per patch,
+# from patches/<line>/<topic>/cover (subject, motivation, one paragraph per patch,
 # changes per version), the make check report (test matrix) and the
 # newest saved "make bench" results that hold the topic's workloads (an
 # LKP-format table via lab/compare.py, or a plain statement that there are
@@ -173,7 +173,7 @@ open(path, 'w').write(head.rstrip('\n') + sep + body)
 PY
 }
 
-# The make check run to quote: MAIL_REPORT, or the newest build/run-*/
+# The make check run to quote: MAIL_REPORT, or the newest build/<line>/run-*/
 # with a summary.  It must be of build/linux's tree (run.sh writes
 # tree.txt), so a v2 never quotes v1's results.
 if [ -n "${MAIL_REPORT:-}" ]; then

@@ -4,8 +4,8 @@
 # What it does: clones build/src (tag mmscale/base) into build/linux (git
 # clone --shared: the baseline objects stay in build/src), or
 # resets an existing build/linux to the baseline, then applies the topics
-# named in patches/series, in that order, each topic's patches as listed
-# in patches/<topic>/series, with git am.  Each commit gets a git note
+# named in patches/<line>/series, in that order, each topic's patches as listed
+# in patches/<line>/<topic>/series, with git am.  Each commit gets a git note
 # "topic: <topic>" (ref refs/notes/mmscale-topic, kept across rebase and
 # amend), which lab/export.sh uses to write the topics back.  A build/linux that already
 # is the baseline plus exactly patches/ is left untouched (file times kept,
