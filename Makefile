@@ -20,8 +20,9 @@
 #                               N = 7 (random, roundrobin, clock) and 16;
 #                               PARALLEL=1: multi-threaded TCG, 4 vCPUs
 #   make deb [KCONFIG=/boot/config-...] [DEB_BOOT=0]
-#                               Debian packages of base and head (6.12.117-
-#                               mmscale-base, 6.12.117-mmscale) that install
+#                               Debian packages of base and head (7.3.4-
+#                               mmscale-base, 7.3.4-mmscale; 6.12.117-... with
+#                               BASE=6.12) that install
 #                               side by side, in build/<line>/deb/<time>/; boots the
 #                               head one in the lab (lab/deb.sh)
 #   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain]
@@ -29,7 +30,7 @@
 #                               kmemleak, 4 vCPUs under multi-threaded TCG,
 #                               CPU hotplug, cgroup churn (lab/stress.sh)
 #   make equiv                  the series applied with every option off
-#                               against 6.12, debug kernels: the same
+#                               against its base, debug kernels: the same
 #                               upstream KUnit and selftest verdicts, diff
 #                               printed (lab/equiv.sh; not in make check)
 #   make layout                 cache lines of the per-CPU memcg stock for N =
@@ -57,7 +58,10 @@
 # misspelt knob of that target (SECOND=60 make stress) is refused with a
 # "did you mean" line; lab/knobs.sh --list prints each target's knobs.
 # BASE=6.12|7.3 picks the line (patches/<line>/) for every target: the
-# stable line on Linux 6.12 LTS (the default) or the mainline line on 7.3.
+# mainline line on 7.3 (the default; ptlock so far) or the stable line on
+# Linux 6.12 LTS (all four topics; make bench, stress, equiv and layout are
+# its targets).  make check boots the line and checks the other one
+# without a boot (lab/linecheck.sh).
 # BUILD=DIR puts everything generated in DIR (default build/<line>; make clean
 # deletes only a folder the lab made, see docs/lab-internals.md).
 

@@ -12,9 +12,11 @@ LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$LAB_DIR/.." && pwd)
 # The line: the base kernel the series is for, and that line's folder of
 # patches/ (patches/<line>/: line.env, BASE, series, one folder a topic).
-# BASE picks it for every target; each line builds in its own folder.
+# BASE picks it for every target; each line builds in its own folder.  The
+# default is the mainline line, what linux-mm reviews; make check boots it
+# and checks the other lines without a boot (lab/run.sh, lab/linecheck.sh).
 LINES="6.12 7.3"
-DEFAULT_BASE=6.12
+DEFAULT_BASE=7.3
 BASE=${BASE:-$DEFAULT_BASE}
 if ! [[ " $LINES " == *" $BASE "* ]] || [ ! -f "$TOP/patches/$BASE/line.env" ]; then
 	printf "ERROR: BASE=%s is not a line of the series (the lines: %s; default %s)\n" "$BASE" "$LINES" "$DEFAULT_BASE" >&2

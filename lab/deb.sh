@@ -46,8 +46,8 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 stage deb
-# the series' options as head's /proc/config.gz must show them
-SERIES_OPTS="PTLOCK_CACHE_ALIGNED SLUB_FREE_LOCK_FIRST VMALLOC_LAZY_TUNING MEMCG_NR_STOCK"
+# the series' options as head's /proc/config.gz must show them (line.env)
+SERIES_OPTS=$LINE_OPTIONS
 export DEBFULLNAME=${DEBFULLNAME:-mmscale developers} DEBEMAIL=${DEBEMAIL:-mmscale@localhost}
 
 # package KSRC O OUTDIR: make bindeb-pkg on a built tree, the packages into
@@ -100,7 +100,7 @@ verify() {
 	[ -d "$root/lib/modules/$rel" ] || die "$deb has no /lib/modules/$rel"
 	say "booting $rel from $(basename "$deb") (its vmlinuz and modules; KUnit at boot)"
 	"$LAB_DIR/boot.sh" -k "$img" -M "$root" -l "$out/console.log" -p "$LAB_DIR/guest-deb.sh" \
-		-t "${BOOT_TIMEOUT:-1800}" -s 0 -a "kunit.enable=1" || die "the boot of $rel failed (log: $out/console.log)"
+		-t "${BOOT_TIMEOUT:-1800}" -s 0 -a "kunit.enable=1" -- MMSCALE_OPTIONS="$(echo $SERIES_OPTS | tr ' ' ,)" || die "the boot of $rel failed (log: $out/console.log)"
 	tr -d '\r' < "$out/console.log" > "$out/console.txt"
 	# check_line DESC REGEX [FILE]: a line of FILE (the console) matches
 	check_line() {

@@ -25,8 +25,9 @@ fi
 # as this kernel has them (a kernel without an option shows what it lacks)
 shell_banner() {
 	local opts on=
+	# the line's options (MMSCALE_OPTIONS from lab/shell.sh) and SLUB_STATS
 	opts=$(zcat /proc/config.gz 2>/dev/null |
-		grep -oE '^CONFIG_(PTLOCK_CACHE_ALIGNED|SLUB_STATS|SLUB_FREE_LOCK_FIRST|VMALLOC_LAZY_TUNING|MEMCG_NR_STOCK)=.*' |
+		grep -oE "^CONFIG_($(echo "${MMSCALE_OPTIONS:+$MMSCALE_OPTIONS,}SLUB_STATS" | tr , '|'))=.*" |
 		sed 's/^CONFIG_//' | tr '\n' ' ')
 	echo "mmscale: shell on Linux $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB"
 	echo "  leave: exit or Ctrl-d (powers off); Ctrl-a x quits QEMU at once"

@@ -9,7 +9,9 @@
 # MMSCALE_KST built on the host from the same kernel tree.  KUnit already ran
 # during boot.  A missing binary is reported as a failed section.
 # MMSCALE_MM_SECTION renames the mm section (e.g. for the slab_debug boot);
-# MMSCALE_MEMCONTROL=0 leaves the three cgroup tests out.
+# MMSCALE_CGROUP names the cgroup sections to run, comma separated, of
+# memcontrol, memcg-stock and kmem (default: all three; "none": none);
+# MMSCALE_MEMCONTROL=0 (older command lines) is "none" too.
 # MMSCALE_BOOTPARAMS=1 (with MMSCALE_LAB, the host's lab/ folder) adds the
 # section boot-params: lab/guest-bootparams.sh, the series' boot parameters,
 # sysctl and sysfs files given bad values.
@@ -88,9 +90,15 @@ fi
 if [ "${MMSCALE_BOOTPARAMS:-0}" = 1 ]; then
 	SECTION_TIMEOUT=600 section boot-params bash "$(hostpath "$MMSCALE_LAB")/guest-bootparams.sh"
 fi
-if [ "${MMSCALE_MEMCONTROL:-1}" = 1 ]; then
-	SECTION_TIMEOUT=600 section memcontrol run_in cgroup test_memcontrol
-	SECTION_TIMEOUT=600 section memcg-stock run_in cgroup test_memcg_stock
-	SECTION_TIMEOUT=600 section kmem kmem_in_ext4_root
-fi
+cgroup_sections=${MMSCALE_CGROUP:-memcontrol,memcg-stock,kmem}
+[ "${MMSCALE_MEMCONTROL:-1}" = 1 ] || cgroup_sections=none
+for c in $(echo "$cgroup_sections" | tr , ' '); do
+	case $c in
+	none) ;;
+	memcontrol) SECTION_TIMEOUT=600 section memcontrol run_in cgroup test_memcontrol ;;
+	memcg-stock) SECTION_TIMEOUT=600 section memcg-stock run_in cgroup test_memcg_stock ;;
+	kmem) SECTION_TIMEOUT=600 section kmem kmem_in_ext4_root ;;
+	*) echo "mmscale: error: MMSCALE_CGROUP: no cgroup section '$c' (memcontrol, memcg-stock, kmem)" ;;
+	esac
+done
 cd /

@@ -5,7 +5,8 @@
 # Usage: lab/objdiff.sh "FRAGMENTS" OBJECT...   e.g. lab/objdiff.sh "vm" mm/memory.o
 # What it does: configures build/objdiff-<fragments>-{base,head} from
 # build/src and build/linux with the same fragments (merge_config.sh),
-# builds only the named objects (make prepare + the .o files), then prints
+# builds only the named objects (make prepare + the .o files, through ccache
+# when it is installed), then prints
 # `size` for each and whether their disassembly (objdump -d, addresses and
 # raw bytes dropped) is identical.  Exit 1 if any object differs.
 # What it needs: make source + make tree.  Writes build/objdiff-*/.
@@ -32,7 +33,8 @@ for side in base head; do
 	say "$side: configure ($frags) and build $*"
 	(cd "$src" && scripts/kconfig/merge_config.sh -O "$o" "${cfg[@]}") >> "$STAGE_LOG" 2>&1 ||
 		die "$side: merge_config.sh failed"
-	make -C "$src" O="$o" -j"$(nproc)" prepare "$@" >> "$STAGE_LOG" 2>&1 ||
+	kmake_init "$src" "$o"
+	"${KMAKE[@]}" prepare "$@" >> "$STAGE_LOG" 2>&1 ||
 		die "$side: building $* failed"
 done
 rc=0

@@ -2,27 +2,35 @@
 # lab/run.sh - the two front-door jobs: "make run" and "make check".
 #
 # Usage: lab/run.sh run|check
+#   The line is BASE's (default 7.3); what its boots run is the line's data
+#   in patches/<line>/line.env (LINE_VMTESTS, LINE_CGROUP_TESTS,
+#   LINE_SLAB_DEBUG_VMTESTS, LINE_BAD_BOOT_PARAMS).
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
-#          RUN_CONFIGS, default lab/common.sh's DEFAULT_CONFIGS) -> boot under QEMU (KUnit at boot,
-#          then mm selftests, test_memcontrol, test_memcg_stock and
-#          test_kmem) -> report.
-#   check: the same, plus: the lab's own tests (tests/*.t with prove), every
-#          patch through scripts/checkpatch.pl --strict, "make export" on
-#          the fresh tree must leave patches/ unchanged, and the topic
-#          checks (lab/topics.sh: each topic applies alone, forward ==
-#          reverse, make mail's mbox round trip, kernel-doc, placeholders),
-#          and make deb's packaging of the kernel just built, with a boot
-#          of the package (lab/deb.sh --package, --verify).
+#          RUN_CONFIGS, default lab/common.sh's DEFAULT_CONFIGS) -> boot under
+#          QEMU (KUnit at boot, then the line's mm selftest categories and
+#          cgroup sections: test_memcontrol, test_memcg_stock (6.12),
+#          test_kmem) -> a second boot with slab_debug=FZPU -> report.
+#   check: the same, plus: "make export" on the fresh tree must write
+#          patches/<line>/ again byte for byte and every patch through
+#          scripts/checkpatch.pl --strict (lab/linecheck.sh export
+#          checkpatch), make deb's packaging of the kernel just built with a
+#          boot of the package (lab/deb.sh --package, --verify), the topic
+#          checks (lab/linecheck.sh topics: each topic applies alone,
+#          forward == reverse, make mail's mbox round trip, kernel-doc,
+#          MAINTAINERS, placeholders), every other line of LINES without a
+#          boot (lab/linecheck.sh all: its tree, export, checkpatch, topics
+#          and a compile of the series' objects with the options off and
+#          on), and last the lab's own tests (tests/*.t with prove).
 # Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
 # ACCEL_PROBE (1: run the accelerator probe again, see lab/boot.sh),
-# LINUX_SRC (use your own 6.12.y tree), SLAB_DEBUG_BOOT (1: a second boot
-# with slab_debug=FZPU runs the slub selftest; 0: skip it).  All of them are
+# LINUX_SRC (use your own tree of the line's kernel), SLAB_DEBUG_BOOT (1: a
+# second boot with slab_debug=FZPU runs LINE_SLAB_DEBUG_VMTESTS; 0: skip it).  All of them are
 # checked before the first stage (VMTESTS against the tree's run_vmtests.sh
 # once the tree stage made it, before the build); a value it does not know
 # ends it with one line.
-# What it does at the end: prints stage times, the per-suite table and the
-# final "N passed, N failed, N skipped" line.
+# What it does at the end: prints stage times, the per-suite table, the
+# kernel tests' skip count and last "N passed, N failed".
 # What it needs: everything lab/deps.sh installs.  Writes build/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -31,7 +39,9 @@ mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
 STAGE=$mode
 RUN_CONFIGS=${RUN_CONFIGS:-$DEFAULT_CONFIGS}
-VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc vmalloc_sysctl ptlock slub}
+# the line's boots (patches/<line>/line.env): mm categories, cgroup sections
+VMTESTS=${VMTESTS:-$LINE_VMTESTS}
+cgroup_csv=$(echo $LINE_CGROUP_TESTS | tr ' ' ,)
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 want_fragments "RUN_CONFIGS=$RUN_CONFIGS" "$RUN_CONFIGS"
 for c in $VMTESTS; do
@@ -79,59 +89,35 @@ for c in $VMTESTS; do
 		die "VMTESTS: run_vmtests.sh of $TREE has no category '$c'"
 done
 
-cp_pass=0 cp_fail=0 tp_pass=0 tp_fail=0
+cp_pass=0 cp_fail=0 tp_pass=0 tp_fail=0 ol_pass=0 ol_fail=0
+# linecheck WHAT LOG CMD...: run CMD (lab/linecheck.sh and its checks,
+# under env for another line), its TAP lines into LOG, shown indented;
+# sets lc_pass and lc_fail.  A run that did not finish is a failure.
+linecheck() {
+	local what=$1 log=$2
+	shift 2
+	echo "== $what =="
+	# its progress lines ("[linecheck +Ns] ...") as it goes, the rest in LOG
+	{ "$@" 2>&1 || true; } | tee "$log" | grep --line-buffered -E '^\[' | sed 's/^/  /' >&2 || true
+	grep -E '^(not )?ok ' "$log" | sed 's/^/  /'
+	lc_pass=$(grep -cE '^ok ' "$log" || true)
+	lc_fail=$(grep -cE '^not ok ' "$log" || true)
+	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log" || lc_fail=$((lc_fail + 1))
+	return 0
+}
 if [ "$mode" = check ]; then
-	export_clean() {
-		stage export
-		"$LAB_DIR/export.sh"
-		if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
-			git -C "$TOP" status --short -- patches >&2
-			die "make export on a fresh tree changed patches/ (not reproducible)"
-		fi
-		say "patches/ unchanged by export"
+	# make export on the fresh tree must leave patches/<line> unchanged;
+	# every patch through checkpatch.pl --strict
+	own_static() {
+		linecheck "$BASE: export, checkpatch --strict" "$BUILD/linecheck.log" \
+			"$LAB_DIR/linecheck.sh" export checkpatch
+		cp_pass=$lc_pass cp_fail=$lc_fail
 	}
-	timed export-check export_clean
-	checkpatch() {
-		local p log=$BUILD/checkpatch.log
-		stage checkpatch
-		: > "$log"
-		read_topics
-		while read -r p; do
-			[ -n "$p" ] || continue
-			# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is
-			# checked for real by lab/topics.sh maintainers below.
-			if (cd "$TREE" && scripts/checkpatch.pl --strict --no-tree -q \
-				--ignore FILE_PATH_CHANGES "$PATCHES/$p") >> "$log" 2>&1; then
-				cp_pass=$((cp_pass + 1))
-				say "clean: $p"
-			else
-				cp_fail=$((cp_fail + 1))
-				say "NOT clean: $p (log: $log)"
-			fi
-		done < <(for t in "${TOPICS[@]}"; do series_lines "$PATCHES/$t/series" | sed "s|^|$t/|"; done)
-		say "$cp_pass clean, $cp_fail not clean"
-	}
-	timed checkpatch checkpatch
+	timed "export, checkpatch" own_static
 fi
 
 timed "build $name" "$LAB_DIR/build.sh" $RUN_CONFIGS
 lab_pass=0 lab_fail=0
-if [ "$mode" = check ]; then
-	# the lab's own tests: a broken patch stops the tree stage, bad inputs
-	# give clear errors (the hang case boots the kernel just built), the
-	# report code on recorded console logs
-	lab_tests() {
-		local out=$BUILD/lab-tests.log rc=0
-		echo "== lab self-tests (prove tests/) =="
-		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
-		grep -E '^(not )?ok |^tests/|^Result|^Files' "$out" | sed 's/^/  /'
-		lab_pass=$(grep -cE '^ok ' "$out" || true)
-		lab_fail=$(grep -cE '^not ok ' "$out" || true)
-		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }
-		return 0
-	}
-	timed lab-tests lab_tests
-fi
 
 boot() {
 	rm -rf "$RUN_DIR"
@@ -142,28 +128,30 @@ boot() {
 	"$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -l "$RUN_DIR/console.log" \
 		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" \
 		-a "kunit.enable=1${KUNIT_FILTER:+ kunit.filter_glob=$KUNIT_FILTER}" \
-		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS="$(echo $VMTESTS | tr ' ' ,)" 2>&1 |
+		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS="$(echo $VMTESTS | tr ' ' ,)" \
+		MMSCALE_CGROUP="${cgroup_csv:-none}" 2>&1 |
 		tee "$RUN_DIR/boot.out"
 }
 timed boot boot
 # A second, short boot with every slab cache in debug mode (slab_debug=FZPU:
-# consistency checks, red zones, poisoning, owner tracking) runs the slub
-# selftest again: SLUB checks every free and every cache it validates.
-# The same boot gives every boot parameter of the series bad values (not a
-# bool, not a policy, not a number, empty, negative, too large, out of
-# range): each must be warned once and leave the default, which is also
-# what the slub selftest then runs with (section boot-params,
-# lab/guest-bootparams.sh, which also writes bad values to the sysctl and a
-# SLUB_STATS file).
-BAD_BOOT_PARAMS="slab_free_lock_first=maybe slab_free_lock_first= memcg_stock_evict=lru memcg_stock_evict=\
- vmap_lazy_threshold_kb=abc vmap_lazy_threshold_kb=-5 vmap_lazy_threshold_kb=99999999999999999999\
- vmap_lazy_threshold_kb= vmap_lazy_threshold_kb=99999999999"
+# consistency checks, red zones, poisoning, owner tracking) runs the line's
+# LINE_SLAB_DEBUG_VMTESTS again (6.12: the slub selftest; 7.3: ptlock, whose
+# page->ptl cache then has every check): SLUB checks every free and every
+# cache it validates.  Where the line has boot parameters, the same boot
+# gives each of them bad values (LINE_BAD_BOOT_PARAMS: not a bool, not a
+# policy, not a number, empty, negative, too large, out of range): each
+# must be warned once and leave the default, which is also what the
+# selftest then runs with (section boot-params, lab/guest-bootparams.sh,
+# which also writes bad values to the sysctl and a SLUB_STATS file).
+slab_debug_expect=mm-slab-debug${LINE_BAD_BOOT_PARAMS:+,boot-params}
 boot_slab_debug() {
 	mkdir -p "$RUN_DIR/slab-debug"
 	"$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -l "$RUN_DIR/slab-debug/console.log" \
-		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" -a "slab_debug=FZPU $BAD_BOOT_PARAMS" \
-		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS=slub MMSCALE_MM_SECTION=mm-slab-debug \
-		MMSCALE_MEMCONTROL=0 SLUB_FREE_STATS_LOOPS=10 MMSCALE_BOOTPARAMS=1 MMSCALE_LAB="$LAB_DIR"
+		-M "$O/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" \
+		-a "slab_debug=FZPU${LINE_BAD_BOOT_PARAMS:+ $LINE_BAD_BOOT_PARAMS}" \
+		-- MMSCALE_KST="$O/kselftest_install" MMSCALE_VMTESTS="$(echo $LINE_SLAB_DEBUG_VMTESTS | tr ' ' ,)" \
+		MMSCALE_MM_SECTION=mm-slab-debug MMSCALE_CGROUP=none SLUB_FREE_STATS_LOOPS=10 \
+		MMSCALE_BOOTPARAMS=$([ -n "$LINE_BAD_BOOT_PARAMS" ] && echo 1 || echo 0) MMSCALE_LAB="$LAB_DIR"
 }
 if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
 	timed boot-slab-debug boot_slab_debug
@@ -176,13 +164,13 @@ report() {
 	STAGE=report
 	echo "== results: $RUN_DIR =="
 	"$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
-		--expect kunit,mm,memcontrol,memcg-stock,kmem > "$RUN_DIR/report.txt" || report_rc=$?
+		--expect "kunit,mm${cgroup_csv:+,$cgroup_csv}" > "$RUN_DIR/report.txt" || report_rc=$?
 	sed '$d' "$RUN_DIR/report.txt"
 	read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
 	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
 		echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
 		"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
-			--out "$RUN_DIR/slab-debug" --expect mm-slab-debug,boot-params > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
+			--out "$RUN_DIR/slab-debug" --expect "$slab_debug_expect" > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
 		sed '$d' "$RUN_DIR/slab-debug/report.txt"
 		read -r p2 _ f2 _ s2 _ < <(tail -n1 "$RUN_DIR/slab-debug/report.txt" | tr -d ,)
 		k_pass=$((k_pass + p2)) k_fail=$((k_fail + f2)) k_skip=$((k_skip + s2))
@@ -218,21 +206,47 @@ if [ "$mode" = check ]; then
 	# build/linux, no new kernel-doc warning, MAINTAINERS covers the new
 	# files, a make mail posting of each topic (a check identity, its own
 	# folder, quoting the report just made) git am's back to the same
-	# tree, and no placeholder text (lab/topics.sh, lab/mail.sh).
+	# tree, and no placeholder text (lab/linecheck.sh topics: lab/mail.sh,
+	# lab/topics.sh).
 	topics_checks() {
-		local log=$BUILD/topics-check.log mdir=$BUILD/check-mail
-		echo "== topics (lab/topics.sh, lab/mail.sh) =="
-		: > "$log"
-		MAIL_FROM="lab check <check@mmscale.invalid>" MAIL_OUT=$mdir MAIL_REPORT=$RUN_DIR TOPIC= V=1 \
-			"$LAB_DIR/mail.sh" >> "$log" 2>&1 || echo "not ok - make mail for every topic (log: $log)" >> "$log"
-		MAILDIR=$mdir "$LAB_DIR/topics.sh" apply kerneldoc maintainers "mbox=$mdir" placeholders >> "$log" 2>&1 || true
-		grep -E '^(not )?ok ' "$log" | sed 's/^/  /'
-		tp_pass=$(grep -cE '^ok ' "$log" || true)
-		tp_fail=$(grep -cE '^not ok ' "$log" || true)
-		grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log" || tp_fail=$((tp_fail + 1))
-		return 0
+		linecheck "$BASE: topics (lab/topics.sh, lab/mail.sh)" "$BUILD/topics-check.log" \
+			env MAIL_REPORT="$RUN_DIR" "$LAB_DIR/linecheck.sh" topics
+		tp_pass=$lc_pass tp_fail=$lc_fail
 	}
 	timed topics topics_checks
+	# Every other line, without a boot: its source and tree, export,
+	# checkpatch, topics and a compile of the series' objects with the
+	# options off (equal to its base) and on (lab/linecheck.sh all).  Its
+	# folder: build/<line> next to this line's, or BUILD/line-<line> when
+	# BUILD was given.
+	other_lines() {
+		local l b
+		for l in $LINES; do
+			[ "$l" != "$BASE" ] || continue
+			b=$TOP/build/$l
+			[ "$BUILD" = "$TOP/build/$BASE" ] || b=$BUILD/line-$l
+			linecheck "line $l (no boot): tree, export, checkpatch, topics, compile" \
+				"$BUILD/linecheck-$l.log" env -u TREE -u PATCHES -u LOGS -u MAIL_REPORT \
+				BASE="$l" BUILD="$b" "$LAB_DIR/linecheck.sh" all
+			ol_pass=$((ol_pass + lc_pass)) ol_fail=$((ol_fail + lc_fail))
+		done
+	}
+	timed "other lines" other_lines
+	# the lab's own tests, last: a broken patch stops the tree stage, bad
+	# inputs give clear errors (the hang case and make shell boot the
+	# kernel just built), the report code on recorded console logs through
+	# each line's kunit.py (both lines' trees are there by now)
+	lab_tests() {
+		local out=$BUILD/lab-tests.log rc=0
+		echo "== lab self-tests (prove tests/) =="
+		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
+		grep -E '^(not )?ok |^tests/|^Result|^Files' "$out" | sed 's/^/  /'
+		lab_pass=$(grep -cE '^ok ' "$out" || true)
+		lab_fail=$(grep -cE '^not ok ' "$out" || true)
+		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }
+		return 0
+	}
+	timed lab-tests lab_tests
 fi
 print_times
 
@@ -245,10 +259,12 @@ if [ "$mode" = check ]; then
 	printf '  %-34s %d passed, %d failed\n' "lab self-tests (tests/)" "$lab_pass" "$lab_fail"
 	printf '  %-34s %d passed, %d failed\n' "checkpatch --strict (per patch)" "$cp_pass" "$cp_fail"
 	printf '  %-34s %d passed, %d failed\n' "topics: apply, mbox, kernel-doc" "$tp_pass" "$tp_fail"
+	printf '  %-34s %d passed, %d failed\n' "other lines: $(echo " $LINES " | sed "s/ $BASE / /" | xargs)" "$ol_pass" "$ol_fail"
 	printf '  %-34s %d passed, %d failed\n' "package: bindeb-pkg, boot it" "$dp_pass" "$dp_fail"
 	printf '  %-34s %d passed, %d failed, %d skipped\n' "kernel: KUnit + selftests" "$k_pass" "$k_fail" "$k_skip"
 fi
-total_pass=$((k_pass + lab_pass + cp_pass + tp_pass + dp_pass))
-total_fail=$((k_fail + lab_fail + cp_fail + tp_fail + dp_fail))
-echo "$total_pass passed, $total_fail failed, $k_skip skipped"
+total_pass=$((k_pass + lab_pass + cp_pass + tp_pass + dp_pass + ol_pass))
+total_fail=$((k_fail + lab_fail + cp_fail + tp_fail + dp_fail + ol_fail))
+echo "$k_skip skipped (kernel tests, with their reasons above)"
+echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ] && [ "$report_rc" = 0 ]

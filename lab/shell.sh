@@ -41,6 +41,8 @@ if [ -t 0 ] && size=$(stty size 2>/dev/null) && [[ $size =~ ^([1-9][0-9]*)\ ([1-
 	vars+=("MMSCALE_TTY_SIZE=${BASH_REMATCH[1]}x${BASH_REMATCH[2]}")
 fi
 [[ ${TERM:-} =~ ^[A-Za-z0-9._+-]+$ ]] && vars+=("TERM=$TERM")
+# the line's options, for the banner (patches/<line>/line.env LINE_OPTIONS)
+vars+=("MMSCALE_OPTIONS=$(echo $LINE_OPTIONS | tr ' ' ,)")
 exec "$LAB_DIR/boot.sh" -i -k "$O/arch/x86/boot/bzImage" -M "$O/modroot" \
 	-l "$BUILD/shell-$name/console.log" -p "$LAB_DIR/guest-shell.sh" -t "$BOOT_TIMEOUT" \
 	${APPEND:+-a "$APPEND"} -- "${vars[@]}"

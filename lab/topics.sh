@@ -183,6 +183,11 @@ check_mbox() {
 	done
 }
 
+# kdoc_lines: kernel-doc's warnings without line numbers, each once
+kdoc_lines() {
+	sed -E -e 's/^([^: ]+):[0-9]+:/\1:/' -e 's/^Warning: ([^: ]+):[0-9]+ /Warning: \1: /' | sort -u
+}
+
 check_kerneldoc() {
 	local files=() f hw bw new
 	[ -x "$TREE/scripts/kernel-doc" ] || die "no $TREE/scripts/kernel-doc; run 'make tree' first"
@@ -193,12 +198,15 @@ check_kerneldoc() {
 		return
 	fi
 	say "kernel-doc -none -Wall on ${#files[@]} file(s)"
-	# Line numbers dropped: a warning that only moved is not new.
+	# Line numbers dropped: a warning that only moved is not new.  Both
+	# formats: 6.12's "FILE:LINE: warning: ..." and 7.3's Python
+	# kernel-doc "Warning: FILE:LINE ...", which also prints each warning
+	# twice (sort -u).
 	(cd "$TREE" && scripts/kernel-doc -none -Wall "${files[@]}" 2>&1) |
-		sed -E 's/^([^:]+):[0-9]+:/\1:/' | sort > "$BUILD/topics/kdoc.head" || true
+		kdoc_lines > "$BUILD/topics/kdoc.head" || true
 	(cd "$SRC_DIR" && for f in "${files[@]}"; do [ -f "$f" ] && echo "$f"; done |
 		xargs -r scripts/kernel-doc -none -Wall 2>&1) |
-		sed -E 's/^([^:]+):[0-9]+:/\1:/' | sort > "$BUILD/topics/kdoc.base" || true
+		kdoc_lines > "$BUILD/topics/kdoc.base" || true
 	hw=$(wc -l < "$BUILD/topics/kdoc.head")
 	bw=$(wc -l < "$BUILD/topics/kdoc.base")
 	new=$(comm -13 "$BUILD/topics/kdoc.base" "$BUILD/topics/kdoc.head")

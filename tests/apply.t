@@ -10,11 +10,11 @@ trap 'rm -rf "$tmp"' EXIT
 [ -d "$LB/src/.git" ] || skip_all "no build/src (make source; make check has it)"
 export LOGS=$tmp/logs
 cp -a "$LP" "$tmp/patches"
-cat > "$tmp/patches/memcg/9999-mm-broken-on-purpose.patch" <<'PATCH'
+cat > "$tmp/patches/$LT/9999-mm-broken-on-purpose.patch" <<'PATCH'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: mmscale developers <mmscale@localhost>
 Date: Sun, 29 Nov 2026 00:00:00 +0000
-Subject: [PATCH] mm: a patch whose context is not in 6.12
+Subject: [PATCH] mm: a patch whose context is not in the base
 
 ---
  mm/memory.c | 2 +-
@@ -30,17 +30,17 @@ diff --git a/mm/memory.c b/mm/memory.c
  nor this one
 -- 
 PATCH
-echo 9999-mm-broken-on-purpose.patch >> "$tmp/patches/memcg/series"
+echo 9999-mm-broken-on-purpose.patch >> "$tmp/patches/$LT/series"
 before=$(cd "$TOP" && git status --porcelain -- patches; cat patches/*/series patches/*/*/series)
 
 PATCHES=$tmp/patches TREE=$tmp/linux "$TOP/lab/tree.sh" > "$tmp/out" 2>&1
 check "tree stage fails on the broken patch" test $? -ne 0
 check "error names the stage, the patch file and the version" \
-	has "$tmp/out" '^ERROR: stage tree: .*patches/memcg/9999-mm-broken-on-purpose.patch \(patch [0-9]+ of [0-9]+\) does not apply to Linux 6\.12\.[0-9]+ at mm/memory.c'
+	has "$tmp/out" '^ERROR: stage tree: .*patches/'"$LT"'/9999-mm-broken-on-purpose.patch \(patch [0-9]+ of [0-9]+\) does not apply to Linux '"$LV"'\.[0-9]+ at mm/memory.c'
 check "error names the log file" has "$tmp/out" '\(log: .*/tree.log\)'
 check "patches/ is unchanged" test "$before" = "$(cd "$TOP" && git status --porcelain -- patches; cat patches/*/series patches/*/*/series)"
 
-echo missing.patch > "$tmp/patches/slub/series"
+echo missing.patch > "$tmp/patches/$LT_LAST/series"
 PATCHES=$tmp/patches TREE=$tmp/linux "$TOP/lab/tree.sh" > "$tmp/out" 2>&1
-check "a series entry without its file fails" has "$tmp/out" '^ERROR: stage tree: .*patches/slub/series names missing.patch'
+check "a series entry without its file fails" has "$tmp/out" '^ERROR: stage tree: .*patches/'"$LT_LAST"'/series names missing.patch'
 done_testing

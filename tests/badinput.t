@@ -18,7 +18,7 @@ check "deps: one clear error line" has "$tmp/out" '^ERROR: stage deps: apt-get i
 DEB_TARBALL=$tmp/none.tar.xz APT_GET=/nonexistent/apt-get BUILD=$tmp/b2 \
 	"$TOP/lab/source.sh" > "$tmp/out" 2>&1
 check "source: fails without the package and without apt-get" test $? -ne 0
-check "source: error names apt and the package" has "$tmp/out" '^ERROR: stage source: apt-get is not available to install linux-source-6.12.*\(log: .*/source.log\)$'
+check "source: error names apt and the package" has "$tmp/out" '^ERROR: stage source: apt-get is not available to install linux-source-'"$LV"'.*\(log: .*/source.log\)$'
 
 # wrong source version
 mkdir -p "$tmp/linux-6.6/mm"
@@ -26,7 +26,7 @@ printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 30\n' > "$tmp/linux-6.6/Makefile
 : > "$tmp/linux-6.6/Kconfig"
 LINUX_SRC=$tmp/linux-6.6 BUILD=$tmp/b3 "$TOP/lab/source.sh" > "$tmp/out" 2>&1
 check "source: a 6.6 tree is refused" test $? -ne 0
-check "source: error names the version" has "$tmp/out" '^ERROR: stage source: LINUX_SRC is Linux 6\.6\.30; the series is for Linux 6\.12\.y$'
+check "source: error names the version" has "$tmp/out" '^ERROR: stage source: LINUX_SRC is Linux 6\.6\.30; the series is for Linux '"$LV"'\.y$'
 check "source: nothing was created" test ! -e "$tmp/b3/src"
 
 # a build error (a fake tree whose build fails like a compiler error)

@@ -42,7 +42,8 @@
 #     docs, knob table rows ("| `VAR` | ... | `X` |") and the numeric
 #     "[VAR=N]" of the Makefile's help (for knobs whose default is not a 0/1
 #     switch) name a default that lab/*.sh gives VAR as ${VAR:-default}
-#     ($DEFAULT_CONFIGS read from lab/common.sh; make's SECONDS is
+#     ($DEFAULT_CONFIGS read from lab/common.sh, $LINE_VMTESTS from the
+#     default line's patches/<line>/line.env; make's SECONDS is
 #     stress.sh's STRESS_SECONDS).
 #   - bench bounds: docs/benchmarks.md's "| item field | range |" table says
 #     the ranges of lab/common.sh's bench_item_error (bench_count) and
@@ -283,11 +284,14 @@ done
 # --- knob defaults ---
 # defaults VAR: the distinct non-empty literal defaults lab/*.sh give VAR
 defaults() {
-	local v=$1 dc
+	local v=$1 dc dl lv
 	[ "$v" = SECONDS ] && v=STRESS_SECONDS
 	dc=$(sed -n 's/^DEFAULT_CONFIGS="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
+	# lab/run.sh's VMTESTS defaults to the line's LINE_VMTESTS: the default line's
+	dl=$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")
+	lv=$(sed -n 's/^LINE_VMTESTS="\(.*\)"$/\1/p' "$TOP/patches/$dl/line.env" 2>/dev/null)
 	grep -ohE "\\\$\{$v:-[^}]*\}" "$TOP"/lab/*.sh | sed -E "s/^\\\$\{$v:-//; s/\}$//" |
-		sed "s/^\\\$DEFAULT_CONFIGS\$/$dc/" | grep -v '^$' | grep -v '[$(]' | sort -u
+		sed "s/^\\\$DEFAULT_CONFIGS\$/$dc/; s/^\\\$LINE_VMTESTS\$/$lv/" | grep -v '^$' | grep -v '[$(]' | sort -u
 }
 # default_ok VAR VALUE WHERE: VALUE is one of VAR's defaults (or VAR has none)
 default_ok() {

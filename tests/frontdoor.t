@@ -173,8 +173,9 @@ clean_is_scratch=$?
 check "3: ... and nothing was deleted or changed" test "$(snap "$BUILD")" = "$before"
 
 # --- 6 (before 3's FORCE=1 clean): the source changed under that tree ------
+# a later point release of the line's kernel (6.12.200, 7.3.200)
 mkdir -p "$tmp/k612/mm"
-printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 200\n' > "$tmp/k612/Makefile"
+printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 200\n' "${_line%.*}" "${_line#*.}" > "$tmp/k612/Makefile"
 : > "$tmp/k612/Kconfig"
 PATCHES=$tmp/patches LINUX_SRC=$tmp/k612 "$TOP/lab/source.sh" > "$tmp/out" 2>&1
 check "6: a new LINUX_SRC over unexported work: exit 1" test $? -eq 1

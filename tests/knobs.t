@@ -73,8 +73,8 @@ BENCH=page_fault1:threads:2,, "$TOP/lab/bench.sh" --plan > "$tmp/out" 2>&1
 check "BENCH=<item>,, is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH: an empty item in 'page_fault1:threads:2,,' "
 mk bisect LAST=30
 check "make bisect LAST=30: refused before any stage" refused "$tmp/out" "^ERROR: stage bisect: usage: lab/bisect.sh \[FIRST \[LAST\]\] with 1 <= FIRST <= LAST <= [0-9]+ \(patches/ holds [0-9]+ patches\), not '1 30'$"
-mk mail V=4 TOPIC=memcg MAIL_FROM="A Poster <poster@example.org>"
-check "make mail V=4 without its changes: refused before any stage" refused "$tmp/out" "^ERROR: stage mail: V=4: patches/6.12/memcg/cover has no '## Changes in v4'; write what changed in v4 first$"
+mk mail V=4 TOPIC=$LT MAIL_FROM="A Poster <poster@example.org>"
+check "make mail V=4 without its changes: refused before any stage" refused "$tmp/out" "^ERROR: stage mail: V=4: patches/$_line/$LT/cover has no '## Changes in v4'; write what changed in v4 first$"
 check "nothing was made (no BUILD)" test ! -e "$BUILD"
 # a plain variable of the environment that only looks alike is not a knob
 HOSTNAME=x HOME=$HOME LANG=C.UTF-8 "$TOP/lab/knobs.sh" bench > "$tmp/out" 2>&1

@@ -41,10 +41,10 @@ MAIL_FROM="A Poster <poster@example.org>" V=0 MAIL_OUT=$tmp/out "$TOP/lab/mail.s
 check "V=0 is refused" has "$tmp/o" '^ERROR: stage mail: V=0: the version must be a number from 1 to 99'
 MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "an unknown TOPIC is refused" has "$tmp/o" '^ERROR: stage mail: TOPIC=nope is not a topic; the topics are: '
-MAIL_FROM="A Poster <poster@example.org>" TOPIC=slub V=3 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" TOPIC=$LT_LAST V=3 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "V=3 without its changes in the cover metadata is refused" \
-	has "$tmp/o" "^ERROR: stage mail: V=3: patches/6.12/slub/cover has no '## Changes in v3'"
-check "... and nothing is written" test ! -e "$tmp/out/slub/v3"
+	has "$tmp/o" "^ERROR: stage mail: V=3: patches/$_line/$LT_LAST/cover has no '## Changes in v3'"
+check "... and nothing is written" test ! -e "$tmp/out/$LT_LAST/v3"
 MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "a bad PREFIX is refused" has "$tmp/o" "^ERROR: stage mail: PREFIX='PATCH\]': a subject prefix is"
 
@@ -81,12 +81,22 @@ expect() {
 		has "$tmp/h" "$re" || return 1
 	done
 }
-check "ptlock: To the mm maintainer, Cc linux-mm" expect ptlock 'akpm@linux-foundation.org' 'linux-mm@kvack.org'
-check "slub: To the slab maintainers" expect slub 'vbabka@suse.cz' 'cl@linux.com' 'linux-mm@kvack.org'
-check "vmalloc: To the vmalloc maintainers" expect vmalloc 'urezki@gmail.com' 'akpm@linux-foundation.org'
-check "memcg: To the memcg maintainers, Cc cgroups" expect memcg 'hannes@cmpxchg.org' 'mhocko@kernel.org' 'cgroups@vger.kernel.org'
-check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $tmp/out/slub/v1/*0000-cover-letter.patch | grep -q cgroups@vger"
-for t in ptlock slub vmalloc memcg; do
+# each topic's maintainers and lists, as the line's MAINTAINERS names them
+# (7.3's SLAB section: Vlastimil Babka at kernel.org, Harry Yoo; 6.12's:
+# at suse.cz, Christoph Lameter at linux.com); a topic the line does not
+# have yet is not checked
+topics=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/series")
+has_topic() { grep -qx "$1" <<< "$topics"; }
+has_topic ptlock && check "ptlock: To the mm maintainer, Cc linux-mm" expect ptlock 'akpm@linux-foundation.org' 'linux-mm@kvack.org'
+case $_line in
+6.12) slab_to=('vbabka@suse.cz' 'cl@linux.com') ;;
+*) slab_to=('vbabka@kernel.org' 'harry@kernel.org') ;;
+esac
+has_topic slub && check "slub: To the slab maintainers" expect slub "${slab_to[@]}" 'linux-mm@kvack.org'
+has_topic vmalloc && check "vmalloc: To the vmalloc maintainers" expect vmalloc 'urezki@gmail.com' 'akpm@linux-foundation.org'
+has_topic memcg && check "memcg: To the memcg maintainers, Cc cgroups" expect memcg 'hannes@cmpxchg.org' 'mhocko@kernel.org' 'cgroups@vger.kernel.org'
+has_topic slub && check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $tmp/out/slub/v1/*0000-cover-letter.patch | grep -q cgroups@vger"
+for t in $topics; do
 	d=$tmp/out/$t/v1
 	check "$t: From is the poster in every mail" test "$(grep -c '^From: A Poster <poster@example.org>' "$d/posting.mbox")" = "$(grep -c '^From [0-9a-f]\{40\} ' "$d/posting.mbox")"
 	check "$t: Signed-off-by the poster, never the placeholder" \
@@ -94,7 +104,7 @@ for t in ptlock slub vmalloc memcg; do
 	check "$t: every patch has its own To:" test "$(grep -c '^To: ' "$d/posting.mbox")" = "$(grep -c '^From [0-9a-f]\{40\} ' "$d/posting.mbox")"
 	check "$t: the send-email dry run went through" has "$d/send-email-dry-run.txt" '^Dry-OK'
 	check "$t: the cover letter has no format-patch marker left" bash -c "! grep -q '\*\*\* .* HERE \*\*\*' $d/*0000-cover-letter.patch"
-	check "$t: the cover letter names the base" has "$d/posting.mbox" '^Based on Linux 6\.12\.[0-9]+'
+	check "$t: the cover letter names the base" has "$d/posting.mbox" '^Based on Linux '"$LV"'\.[0-9]+'
 	check "$t: the cover letter quotes the make check report" has "$d/posting.mbox" '^  memcg_stock +11 +0 +0'
 	check "$t: every mail is Cc'd to linux-mm" test "$(awk '
 		/^From [0-9a-f]+ / { n++; inh = 1 } inh && /^$/ { inh = 0 }

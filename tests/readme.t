@@ -12,7 +12,9 @@
 # commands and links to their measured times (docs/results.md, the one page
 # that quotes them: tests/docs.t) and names every line of lab/common.sh's
 # LINES as BASE=<line>, the default one (DEFAULT_BASE) as "(the default)",
-# and every page of docs/ is linked from README.md.  A default of $DEFAULT_CONFIGS is read from lab/common.sh.
+# and every page of docs/ is linked from README.md.  A default of
+# $DEFAULT_CONFIGS is read from lab/common.sh, one of a line's key
+# ($LINE_VMTESTS) from the default line's patches/<line>/line.env.
 # Needs: bash, make, grep, sed, awk.  Under a second.
 source "$(dirname "$0")/tap.sh"
 readme=$TOP/README.md
@@ -32,10 +34,19 @@ readme_default() {
 		gsub(/^ +| +$/, "", $4); gsub(/`/, "", $4); print $4; exit }' "$docs"
 }
 # default_of VAR FILE: script_default, with $DEFAULT_CONFIGS (issue 26: the
-# one default kernel) read from lab/common.sh
+# one default kernel) read from lab/common.sh, and a line's key ($LINE_VMTESTS:
+# lab/run.sh's VMTESTS) from the default line's patches/$dl/line.env; a key
+# that is not there stays as written, so the comparison fails
 default_of() {
-	local d
-	d=$(script_default "$1" "$2")
+	local d raw v
+	raw=$(sed -n "s/^.*\${$1:-\([^}]*\)}.*$/\1/p" "$2" | head -n1)
+	case $raw in
+	'$LINE_'*)
+		v=$(sed -n "s/^${raw#\$}=\"\(.*\)\"$/\1/p" "$TOP/patches/$dl/line.env" | head -n1)
+		d=${v:-$raw}
+		;;
+	*) d=$(script_default "$1" "$2") ;;
+	esac
 	[ "$d" = '$DEFAULT_CONFIGS' ] && d=$(sed -n 's/^DEFAULT_CONFIGS="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
 	printf '%s\n' "$d"
 }

@@ -15,28 +15,39 @@ report() {
 		--out "$tmp/$1" --expect kunit,mm,memcontrol > "$tmp/$1.out" 2>&1
 }
 
-report pass
-check "pass: exit 0" test $? -eq 0
-check "pass: final line" test "$(tail -n1 "$tmp/pass.out")" = "6 passed, 0 failed, 3 skipped"
-check "pass: KUnit suite row" has "$tmp/pass.out" '^kunit:slub_test +1 +0 +1$'
-check "pass: selftest rows" has "$tmp/pass.out" '^mm +1 +0 +1$'
-check "pass: KUnit skip reason" has "$tmp/pass.out" "skipped kunit:slub_test: test_kfree_rcu: can't do kfree_rcu\(\) when test is built-in"
-check "pass: run_vmtests skip reason" has "$tmp/pass.out" 'skipped mm: test_vmalloc.sh smoke: CONFIG_TEST_VMALLOC=m'
+# The cases below run with each line's tree that is there: each line's
+# report goes through that line's own kunit.py parser (6.12's loops forever
+# on a trailing plan; report.py moves the plan up for it, lead_plan).
+for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
+	ksrc=$TOP/build/$l/linux
+	if [ ! -x "$ksrc/tools/testing/kunit/kunit.py" ]; then
+		skip "$l: the recorded logs through the $l line's kunit.py" "no build/$l/linux (make tree BASE=$l; make check makes both lines' trees)"
+		continue
+	fi
+	report pass
+	check "$l: pass: exit 0" test $? -eq 0
+	check "$l: pass: final line" test "$(tail -n1 "$tmp/pass.out")" = "6 passed, 0 failed, 3 skipped"
+	check "$l: pass: KUnit suite row" has "$tmp/pass.out" '^kunit:slub_test +1 +0 +1$'
+	check "$l: pass: selftest rows" has "$tmp/pass.out" '^mm +1 +0 +1$'
+	check "$l: pass: KUnit skip reason" has "$tmp/pass.out" "skipped kunit:slub_test: test_kfree_rcu: can't do kfree_rcu\(\) when test is built-in"
+	check "$l: pass: run_vmtests skip reason" has "$tmp/pass.out" 'skipped mm: test_vmalloc.sh smoke: CONFIG_TEST_VMALLOC=m'
 
-report warning
-check "warning: exit 1" test $? -eq 1
-check "warning: the WARNING is shown" has "$tmp/warning.out" 'WARNING: CPU: 1 PID: 77 at mm/slub.c:123'
-check "warning: counted as a failure" test "$(tail -n1 "$tmp/warning.out")" = "6 passed, 1 failed, 3 skipped"
+	report warning
+	check "$l: warning: exit 1" test $? -eq 1
+	check "$l: warning: the WARNING is shown" has "$tmp/warning.out" 'WARNING: CPU: 1 PID: 77 at mm/slub.c:123'
+	check "$l: warning: counted as a failure" test "$(tail -n1 "$tmp/warning.out")" = "6 passed, 1 failed, 3 skipped"
 
-report timeout
-check "timeout: exit 1" test $? -eq 1
-check "timeout: the section is named as timed out" has "$tmp/timeout.out" 'FAILED  memcontrol: \(section timed out after 600 s; what it printed is kept\)'
-check "timeout: what it printed before counts" has "$tmp/timeout.out" '^memcontrol +2 +[12] +0$'
+	report timeout
+	check "$l: timeout: exit 1" test $? -eq 1
+	check "$l: timeout: the section is named as timed out" has "$tmp/timeout.out" 'FAILED  memcontrol: \(section timed out after 600 s; what it printed is kept\)'
+	check "$l: timeout: what it printed before counts" has "$tmp/timeout.out" '^memcontrol +2 +[12] +0$'
 
-report kunit-fail
-check "kunit-fail: exit 1" test $? -eq 1
-check "kunit-fail: names the case" has "$tmp/kunit-fail.out" 'FAILED  kunit:list-kunit-test: list_test_list_add'
+	report kunit-fail
+	check "$l: kunit-fail: exit 1" test $? -eq 1
+	check "$l: kunit-fail: names the case" has "$tmp/kunit-fail.out" 'FAILED  kunit:list-kunit-test: list_test_list_add'
 
+done
+ksrc=$LB/linux
 report missing-binary
 check "missing-binary: exit 1" test $? -eq 1
 check "missing-binary: names the binary" has "$tmp/missing-binary.out" 'FAILED  guest: selftest binary cgroup/test_memcontrol is missing'
@@ -49,13 +60,18 @@ check "died: the panic is shown" has "$tmp/died.out" 'Kernel panic - not syncing
 # the test printed and not counted; any other failure of the section is
 report_kmem() {
 	timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
-		--out "$tmp/$1" --expect kunit,mm,memcontrol,kmem > "$tmp/$1.out" 2>&1
+		--out "$tmp/$1" --expect kunit,mm,memcontrol,kmem --line 6.12 > "$tmp/$1.out" 2>&1
 }
 report_kmem kmem-upstream
 check "kmem-upstream: exit 0" test $? -eq 0
 check "kmem-upstream: listed with its numbers" has "$tmp/kmem-upstream.out" \
 	'^  upstream failure kmem: test_percpu_basic: fails on 6.12.117 here too: .*; the test printed: memory.current 16269312, percpu 7680000$'
 check "kmem-upstream: not counted as failed" test "$(tail -n1 "$tmp/kmem-upstream.out")" = "8 passed, 0 failed, 3 skipped"
+# the known failure is the 6.12 line's: on another line it counts
+timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/kmem-upstream.log" --ksrc "$ksrc" \
+	--out "$tmp/kmem-73" --expect kunit,mm,memcontrol,kmem --line 7.3 > "$tmp/kmem-73.out" 2>&1
+check "kmem-upstream on the 7.3 line: counted as failed (known failures are per line)" \
+	test "$(tail -n1 "$tmp/kmem-73.out")" = "8 passed, 1 failed, 3 skipped"
 report_kmem kmem-fail
 check "kmem-fail: another failure of the section still fails" test "$(tail -n1 "$tmp/kmem-fail.out")" = "7 passed, 1 failed, 3 skipped"
 check "kmem-fail: names it, with what it printed before its result" has "$tmp/kmem-fail.out" \

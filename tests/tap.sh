@@ -11,6 +11,11 @@ _line=${BASE:-$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")}
 LB=$TOP/build/$_line
 # and its patches (patches/<line>/)
 LP=$TOP/patches/$_line
+# its first and last topic (patches/<line>/series), and its version as a
+# regular expression ("7\.3")
+LT=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/series" | head -n1)
+LT_LAST=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/series" | tail -n1)
+LV=${_line//./\\.}
 _n=0
 _failed=0
 # check DESC CMD...: ok when CMD succeeds
