@@ -79,4 +79,15 @@ if [ -d "$LB/linux/.git" ]; then
 	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: CONFIGS=vm nosuch: no configs/nosuch.config '
 	check "bisect: nothing was checked out" test ! -e "$tmp/b9/bisect/tree"
 fi
+# lab/linecheck.sh: a check it does not know is one line, before any work
+BUILD=$tmp/b11 "$TOP/lab/linecheck.sh" tree nosuch > "$tmp/out" 2>&1
+check "linecheck: an unknown check is refused" has "$tmp/out" "^ERROR: stage linecheck: unknown check 'nosuch' \(tree, export, checkpatch, topics, compile, all\)$"
+check "linecheck: ... before the tree check ran" test ! -e "$tmp/b11"
+# lab/qemu.sh: a QEMU it does not know, a count that is not one: one line,
+# nothing booted or written
+BUILD=$tmp/b10 "$TOP/lab/qemu.sh" boots 1 system 7.2 > "$tmp/out" 2>&1
+check "qemu: an unknown QEMU is refused" has "$tmp/out" "^ERROR: stage qemu: QEMU must be 'system' or '10', not '7.2'$"
+BUILD=$tmp/b10 "$TOP/lab/qemu.sh" time many system > "$tmp/out" 2>&1
+check "qemu: N must be a count" has "$tmp/out" "^ERROR: stage qemu: N must be 1..1000, not 'many'$"
+check "qemu: nothing was written" test ! -e "$tmp/b10/qemu"
 done_testing
