@@ -25,7 +25,7 @@
 #                               BASE=6.12) that install
 #                               side by side, in build/<line>/deb/<time>/; boots the
 #                               head one in the lab (lab/deb.sh)
-#   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain]
+#   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain,hang]
 #                               the series at once on the debug kernel with
 #                               kmemleak, 4 vCPUs under multi-threaded TCG,
 #                               CPU hotplug, cgroup churn (lab/stress.sh)

@@ -30,13 +30,20 @@
 # check must fail); =warn writes a WARNING line to the kernel log (the
 # report must fail); =drain (with isolcpus=1 on the command line) leaves a
 # removed memcg's charge in the stock of an isolated CPU, which the offline
-# drain skips (the nr_dying check must fail; see inject_drain).
+# drain skips (the nr_dying check must fail; see inject_drain); =hang adds
+# the stressor hang, which never finishes a round (the stressor checks must
+# fail, the stuck one with its kernel stack: lab/guest-stuck.sh).
+# A stressor that finished no round is reported with the step it was in and
+# for how long; one still running 120 s after the stop, with its tasks and
+# their kernel stacks.
 # What it needs: the helpers of lab/guest-init.sh; bash, coreutils, kmod,
 # util-linux, rt-tests (hackbench), stress-ng on the host root; the
 # workloads built on the host (MMSCALE_BIN); cgroup v2; debugfs (kmemleak).
 
 secs=${MMSCALE_STRESS_SECONDS:-300}
 sbin=$(hostpath "${MMSCALE_BIN:-/nonexistent}")
+# the host's lab/ (this plan's folder): lab/guest-stuck.sh
+labdir=$(dirname "$(hostpath "$MMSCALE_PLAN")")
 cg=/sys/fs/cgroup/mmscale-stress
 st=/tmp/stress
 cg_bound_kb=${MMSCALE_CG_BOUND_KB:-64}
@@ -48,6 +55,15 @@ mkdir -p $st
 # --- stressors: NAME loop; each round adds to $st/NAME.rounds, each error
 # a line to $st/NAME.err; the loop ends when $st/stop exists -------------
 round() { echo . >> "$st/$1.rounds"; }
+# step NAME WHAT: the step NAME is in now, and since when (the report says
+# it for a stressor that finished no round or did not stop)
+step() { echo "$(date +%s) $2" > "$st/$1.step"; }
+# step_of NAME: "its step: WHAT, for N s" (or that it recorded none)
+step_of() {
+	local t w
+	read -r t w < "$st/$1.step" 2> /dev/null || { echo "it recorded no step"; return; }
+	echo "its step: $w, for $(($(date +%s) - t)) s"
+}
 fail() { echo "$2" >> "$st/$1.err"; }
 running() { [ ! -e $st/stop ]; }
 
@@ -55,6 +71,7 @@ s_pf() {
 	local k
 	while running; do
 		for k in 1 2 3; do
+			step pf "page_fault -k $k, threads then processes in memcgs"
 			"$sbin/page_fault" -k $k -m threads -t 2 -s 1 -w 0 -d /dev/shm > /dev/null 2>> $st/pf.log ||
 				fail pf "page_fault -k $k threads"
 			"$sbin/page_fault" -k $k -m processes -t 2 -s 1 -w 0 -d /dev/shm -c $cg/persist \
@@ -68,6 +85,7 @@ s_hackbench() {
 	local i ipc
 	while running; do
 		for ipc in -p ""; do
+			step hackbench "hackbench -g 1 -f 10 -l 100 -s 1024 -P ${ipc:-(sockets)} in persist2 and persist3"
 			for i in 2 3; do
 				sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec hackbench "$@"' sh "$cg/persist$i" \
 					-g 1 -f 10 -l 100 -s 1024 -P $ipc > /dev/null 2>> $st/hackbench.log &
@@ -83,6 +101,7 @@ s_churn() {
 	while running; do
 		n=$((n + 1))
 		d=$cg/churn$n
+		step churn "child memcg churn$n: mkdir, 300 tmpfs files and hackbench, cgroup.kill, rmdir"
 		mkdir $d || { fail churn "mkdir $d"; sleep 1; continue; }
 		rm -f $st/churn.in
 		sh -c 'echo $$ > "$1/cgroup.procs" || exit 1
@@ -111,6 +130,7 @@ s_hotplug() {
 	local c
 	while running; do
 		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+			step hotplug "offline and online $c"
 			echo 0 > "$c" 2> /dev/null || echo "offline $c" >> $st/hotplug.busy
 			sleep 0.2
 			echo 1 > "$c" || fail hotplug "online $c"
@@ -128,6 +148,7 @@ s_vmalloc() {
 			echo "$t" > $knob || fail vmalloc "threshold $t"
 		fi
 		n=$(dmesg | wc -l)
+		step vmalloc "modprobe test_vmalloc run_test_mask=7 nr_threads=$(nproc) test_loop_count=50 (vm.vmap_lazy_threshold_kb $(cat $knob 2> /dev/null || echo 'not in this kernel'))"
 		modprobe test_vmalloc run_test_mask=7 nr_threads="$(nproc)" test_loop_count=50 2> /dev/null
 		dmesg | tail -n +$((n + 1)) | grep 'Summary:' > $st/vmalloc.last
 		if [ ! -s $st/vmalloc.last ]; then
@@ -142,6 +163,7 @@ s_vmalloc() {
 
 s_dropcaches() {
 	while running; do
+		step dropcaches "echo 2 > /proc/sys/vm/drop_caches"
 		echo 2 > /proc/sys/vm/drop_caches || fail dropcaches "drop_caches"
 		round dropcaches
 		sleep 2
@@ -153,6 +175,7 @@ s_validate() {
 	while running; do
 		for c in ${MMSCALE_CACHES//,/ }; do
 			[ -e "/sys/kernel/slab/$c/validate" ] || continue
+			step validate "echo 1 > /sys/kernel/slab/$c/validate"
 			echo 1 > "/sys/kernel/slab/$c/validate" || fail validate "validate $c"
 		done
 		round validate
@@ -162,13 +185,25 @@ s_validate() {
 
 s_stressng() {
 	cd /tmp || fail stressng "cd /tmp"
+	step stressng "stress-ng --fork 1 --mmap 1 --vm 1 --sock 1 --udp 1 --userfaultfd 1 --timeout ${secs}s"
 	stress-ng --temp-path /tmp --fork 1 --mmap 1 --vm 1 --vm-bytes 64M --sock 1 --udp 1 --userfaultfd 1 \
 		--timeout "${secs}s" --metrics-brief > $st/stress-ng.log 2>&1 ||
 		fail stressng "stress-ng exited $?: $(tail -n 2 $st/stress-ng.log | tr '\n' ' ')"
 	round stressng
 }
 
+# s_hang (MMSCALE_INJECT=hang): a stressor that never finishes a round: it
+# opens a FIFO that nobody writes, and waits in the kernel (fifo_open) past
+# the stop; the report must fail and show where it waits
+s_hang() {
+	mkfifo $st/hang.fifo
+	step hang "cat $st/hang.fifo (a FIFO nobody writes: INJECT=hang)"
+	cat $st/hang.fifo > /dev/null
+	round hang
+}
+
 STRESSORS="pf hackbench churn hotplug vmalloc dropcaches validate stressng"
+case ,${MMSCALE_INJECT:-none}, in *,hang,*) STRESSORS+=" hang" ;; esac
 
 # --- snapshots -------------------------------------------------------------
 vmstat_get() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$2"; }
@@ -246,8 +281,10 @@ stress_run() {
 		e=$(cat $st/$s.err 2> /dev/null | wc -l)
 		if [ "$r" -gt 0 ] && [ "$e" = 0 ]; then
 			echo "ok $n stressor $s: $r rounds, no error"
-		else
+		elif [ "$e" -gt 0 ]; then
 			echo "not ok $n stressor $s: $r rounds, $e errors: $(head -n 3 $st/$s.err 2> /dev/null | tr '\n' ';')"
+		else
+			echo "not ok $n stressor $s: 0 rounds in $secs s, no error: no round finished; $(step_of $s)"
 		fi
 	done
 	n=$((n + 1))
@@ -255,7 +292,11 @@ stress_run() {
 		echo "ok $n every stressor stopped within 120 s ($(($(date +%s) - t0)) s)"
 	else
 		echo "not ok $n stressors still running 120 s after the stop: $(echo $left)"
-		ps -eo pid,ppid,stat,wchan:32,args | sed 's/^/# /' | head -n 40
+		# where each one is: its step, its tasks and their kernel stacks
+		for c in $left; do
+			echo "# stuck stressor ${c%%:*} (pid ${c#*:}): $(step_of ${c%%:*})"
+			bash "$labdir/guest-stuck.sh" "${c#*:}"
+		done
 		for s in $left; do pkill -KILL -P "${s#*:}"; kill -KILL "${s#*:}"; done 2> /dev/null
 	fi
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 > "$c" 2> /dev/null; done

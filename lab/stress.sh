@@ -9,12 +9,13 @@
 #               the shell's run time)
 #   CONFIG=rt   PREEMPT_RT as well (configs/rt.config)
 #   VCPUS=N     vCPUs, even, 4..16 (default 4, on 2 NUMA nodes)
-#   INJECT=leak|warn|drain|none  faults the run must catch, comma
+#   INJECT=leak|warn|drain|hang|none  faults the run must catch, comma
 #               separated (default none): leak leaves a task holding memory
 #               in a cgroup the checks expect empty; warn writes a kernel
 #               WARNING line to the log; drain boots with isolcpus=1 and
 #               leaves a removed memcg in the charge stock of CPU 1, which
-#               the offline drain skips
+#               the offline drain skips; hang adds a stressor that waits in
+#               the kernel for ever (the report must show its stack)
 #   BOOT_TIMEOUT (seconds; default SECONDS + 1800)
 #   UP_TIMEOUT  seconds the boot may take to reach userspace before QEMU
 #               is killed (default 300; a boot takes 80-110 s here), so that
@@ -49,7 +50,7 @@ stage stress
 want_choice CONFIG rt
 no_empty_items INJECT "${INJECT:-}"
 for i in $(echo "${INJECT:-none}" | tr , " "); do
-	[[ $i =~ ^(leak|warn|drain|none)$ ]] || die "INJECT must be 'leak', 'warn', 'drain', 'none' or a comma list of them, not '$INJECT'"
+	[[ $i =~ ^(leak|warn|drain|hang|none)$ ]] || die "INJECT must be 'leak', 'warn', 'drain', 'hang', 'none' or a comma list of them, not '$INJECT'"
 done
 VCPUS=${VCPUS:-4}
 in_range "$VCPUS" 4 16 && [ $((VCPUS % 2)) = 0 ] || die "VCPUS must be an even number from 4 to 16, not '$VCPUS'"
