@@ -127,7 +127,8 @@ verify() {
 		rc=1
 	fi
 	if [ -n "$want_series" ]; then
-		for o in ptlock slub_test vmalloc memcg_stock; do
+		# the line's KUnit suites (LINE_KUNIT: suite=.kunitconfig ...)
+		for o in $(for kv in $LINE_KUNIT; do echo "${kv%%=*}"; done); do
 			check_line "KUnit suite $o ran" "=+ $o \([0-9]+ subtests\) =+" "$out/kunit.txt"
 		done
 	fi

@@ -17,8 +17,9 @@ stage deps "$LOGS/deps.log"
 pkgs=(
 	# kernel build
 	gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils kmod git ccache rsync
-	# kernel packages (make deb: make bindeb-pkg)
-	dpkg-dev debhelper
+	# kernel packages (make deb: make bindeb-pkg; 7.3's debian/control
+	# build-depends on libdw-dev as well)
+	dpkg-dev debhelper libdw-dev
 	# kselftests (mm, cgroup) built on the host
 	libnuma-dev libcap-dev
 	# lab: QEMU guest, power-off, parsing, patch checks

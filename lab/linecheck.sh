@@ -123,6 +123,23 @@ check_topics() {
 	done <<< "$out"
 }
 
+# kbuild_object FILE.c: a Makefile or Kbuild of FILE's folder or of one above
+# it names FILE's object (mm/tests/x.c: "x.o" in mm/tests/ or "tests/x.o"
+# in mm/)
+kbuild_object() {
+	local d rel=${1%.c}.o m
+	d=$(dirname "$1")
+	rel=${rel##*/}
+	while :; do
+		for m in "$TREE/$d/Makefile" "$TREE/$d/Kbuild"; do
+			grep -qE "(^|[[:space:]])$(sed 's/[.]/\\./g' <<< "$rel")([[:space:]]|$)" "$m" 2>/dev/null && return 0
+		done
+		[ "$d" != . ] && [ -n "$d" ] || return 1
+		rel=$(basename "$d")/$rel
+		d=$(dirname "$d")
+	done
+}
+
 # check_compile: the series' kernel .c files as objects, options off and on
 check_compile() {
 	local log=$1 files=() f old=() all=() o rc frags
@@ -131,7 +148,7 @@ check_compile() {
 	for f in "${files[@]}"; do
 		# an object of its folder's Makefile; a .c file another one
 		# #includes (a KUnit suite of static functions) is built with it
-		grep -qE "(^|[[:space:]])$(basename "${f%.c}")\.o([[:space:]]|$)" "$TREE/$(dirname "$f")/Makefile" 2>/dev/null ||
+		kbuild_object "$f" ||
 			{ echo "$f: built as part of the file that includes it" >> "$log"; continue; }
 		all+=("${f%.c}.o")
 		if git -C "$TREE" cat-file -e "$BASE_TAG:$f" 2>/dev/null; then old+=("${f%.c}.o"); fi

@@ -11,9 +11,10 @@
 #          cgroup sections: test_memcontrol, test_memcg_stock (6.12),
 #          test_kmem) -> a second boot with slab_debug=FZPU -> report.
 #   check: the same, plus: "make export" on the fresh tree must write
-#          patches/<line>/ again byte for byte and every patch through
-#          scripts/checkpatch.pl --strict (lab/linecheck.sh export
-#          checkpatch), make deb's packaging of the kernel just built with a
+#          patches/<line>/ again byte for byte, every patch through
+#          scripts/checkpatch.pl --strict, the series' objects with the
+#          options off equal to the base's and built with them on
+#          (lab/linecheck.sh export checkpatch compile), make deb's packaging of the kernel just built with a
 #          boot of the package (lab/deb.sh --package, --verify), the topic
 #          checks (lab/linecheck.sh topics: each topic applies alone,
 #          forward == reverse, make mail's mbox round trip, kernel-doc,
@@ -107,13 +108,15 @@ linecheck() {
 }
 if [ "$mode" = check ]; then
 	# make export on the fresh tree must leave patches/<line> unchanged;
-	# every patch through checkpatch.pl --strict
+	# every patch through checkpatch.pl --strict; the series' objects
+	# with the options off equal to the base's (lab/objdiff.sh vm), and
+	# with them on
 	own_static() {
-		linecheck "$BASE: export, checkpatch --strict" "$BUILD/linecheck.log" \
-			"$LAB_DIR/linecheck.sh" export checkpatch
+		linecheck "$BASE: export, checkpatch --strict, compile" "$BUILD/linecheck.log" \
+			"$LAB_DIR/linecheck.sh" export checkpatch compile
 		cp_pass=$lc_pass cp_fail=$lc_fail
 	}
-	timed "export, checkpatch" own_static
+	timed "export, checkpatch, compile" own_static
 fi
 
 timed "build $name" "$LAB_DIR/build.sh" $RUN_CONFIGS
@@ -257,7 +260,7 @@ echo "  results:  $RUN_DIR/summary.txt"
 if [ "$mode" = check ]; then
 	echo "== summary =="
 	printf '  %-34s %d passed, %d failed\n' "lab self-tests (tests/)" "$lab_pass" "$lab_fail"
-	printf '  %-34s %d passed, %d failed\n' "checkpatch --strict (per patch)" "$cp_pass" "$cp_fail"
+	printf '  %-34s %d passed, %d failed\n' "export, checkpatch, compile" "$cp_pass" "$cp_fail"
 	printf '  %-34s %d passed, %d failed\n' "topics: apply, mbox, kernel-doc" "$tp_pass" "$tp_fail"
 	printf '  %-34s %d passed, %d failed\n' "other lines: $(echo " $LINES " | sed "s/ $BASE / /" | xargs)" "$ol_pass" "$ol_fail"
 	printf '  %-34s %d passed, %d failed\n' "package: bindeb-pkg, boot it" "$dp_pass" "$dp_fail"
