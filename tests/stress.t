@@ -53,7 +53,11 @@ check "boot.sh -i -u: refused (the console is the user's)" one_error "$tmp/o9" "
 mkfifo "$tmp/fifo"
 bash -c 'exec cat "$1" > /dev/null' sh "$tmp/fifo" &
 hang=$!
-sleep 1
+# until it is cat, waiting in the kernel (a loaded machine may take a while)
+for _ in $(seq 100); do
+	[ "$(cat /proc/$hang/comm 2>/dev/null)" = cat ] && [ "$(cat /proc/$hang/wchan 2>/dev/null)" != 0 ] && break
+	sleep 0.1
+done
 "$TOP/lab/guest-stuck.sh" "$hang" > "$tmp/stuck" 2>&1
 check "guest-stuck.sh: the stuck process's line" has "$tmp/stuck" "^# pid $hang ppid [0-9]+ state S .*: cat $tmp/fifo\$"
 if grep -q '\[<' "/proc/$hang/stack" 2>/dev/null; then
