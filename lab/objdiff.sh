@@ -8,7 +8,15 @@
 # builds only the named objects (make prepare + the .o files, through ccache
 # when it is installed), then prints
 # `size` for each and whether their disassembly (objdump -d, addresses and
-# raw bytes dropped) is identical.  Exit 1 if any object differs.
+# raw bytes dropped) is identical, and then whether the whole object is
+# byte for byte the same, or else which sections differ.  Exit 1 if any
+# object's disassembly differs.
+# Both sides see their source as "../linux": the base is built from a
+# hard-linked copy of build/src at build/objdiff-base/linux, its objects
+# in build/objdiff-base/objdiff-<fragments>-base.  The compiler records
+# that path in the objects (the file of WARN sites; KASAN's descriptors of
+# globals, after which every later .rodata offset moves), so "../src"
+# against "../linux" made objects differ that were the same.
 # What it needs: make source + make tree.  Writes build/objdiff-*/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -23,10 +31,20 @@ for obj in "$@"; do
 done
 name=objdiff-$(echo $frags | tr ' ' -)
 stage objdiff "$LOGS/$name.log"
+base_tree=$BUILD/objdiff-base/$(basename "$TREE")
+base_rev=$(git -C "$SRC_DIR" rev-parse HEAD) || die "no pristine source in $SRC_DIR; run 'make source'"
+if [ "$(cat "$BUILD/objdiff-base/src.rev" 2>/dev/null)" != "$base_rev" ]; then
+	say "base: hard-linked copy of $SRC_DIR at $base_tree"
+	rm -rf "$BUILD/objdiff-base"
+	mkdir -p "$BUILD/objdiff-base"
+	cp -al "$SRC_DIR" "$base_tree" || die "cannot copy $SRC_DIR to $base_tree"
+	echo "$base_rev" > "$BUILD/objdiff-base/src.rev"
+fi
+declare -A obj_dir=([base]=$BUILD/objdiff-base/$name-base [head]=$BUILD/$name-head)
 for side in base head; do
-	src=$SRC_DIR
+	src=$base_tree
 	[ $side = head ] && src=$TREE
-	o=$BUILD/$name-$side
+	o=${obj_dir[$side]}
 	mkdir -p "$o"
 	cfg=()
 	for f in $frags; do cfg+=("$(fragment_path "$f")"); done
@@ -37,16 +55,51 @@ for side in base head; do
 	"${KMAKE[@]}" prepare "$@" >> "$STAGE_LOG" 2>&1 ||
 		die "$side: building $* failed"
 done
+# disasm OBJ: OBJ's disassembly without addresses and raw bytes
+disasm() { objdump -d --no-show-raw-insn "$1" | sed -e '1,3d' -e 's/^ *[0-9a-f]*://'; }
+# line_args: disassembly with the constants loaded into %esi and the
+# symbol names in <> blanked
+line_args() { sed -E -e 's/mov +\$0x[0-9a-f]+,%esi/mov $LINE,%esi/' -e 's/<[^>]*>/<>/g'; }
+# sections OBJ: the names of OBJ's sections, one a line
+sections() { objdump -h "$1" | awk '$1 ~ /^[0-9]+$/ { print $2 }'; }
+# section_bytes OBJ SECTION: the section's contents as objdump's hex dump
+# (none for NOBITS), without the line that names the file
+section_bytes() { objdump -s -j "$2" "$1" 2> /dev/null | grep '^ '; }
 rc=0
 for obj in "$@"; do
-	b=$BUILD/$name-base/$obj h=$BUILD/$name-head/$obj
+	b=${obj_dir[base]}/$obj h=${obj_dir[head]}/$obj
 	size "$b" "$h" | sed 's/^/  /'
-	if cmp -s <(objdump -d --no-show-raw-insn "$b" | sed -e '1,3d' -e 's/^ *[0-9a-f]*://') \
-		  <(objdump -d --no-show-raw-insn "$h" | sed -e '1,3d' -e 's/^ *[0-9a-f]*://'); then
+	if cmp -s <(disasm "$b") <(disasm "$h"); then
 		echo "  $obj: disassembly identical on base and head ($frags)"
 	else
-		echo "  $obj: disassembly DIFFERS on base and head ($frags)"
 		rc=1
+		# the second argument of __might_sleep() and the like is the
+		# caller's __LINE__: lines added above a call move it
+		if cmp -s <(disasm "$b" | line_args) <(disasm "$h" | line_args); then
+			echo "  $obj: disassembly DIFFERS on base and head ($frags), only in $(diff <(disasm "$b") <(disasm "$h") | grep -c '^>') instruction(s) that load a constant into %esi (a __LINE__ argument, such as __might_sleep()'s, moved by added lines) or name a symbol"
+		else
+			echo "  $obj: disassembly DIFFERS on base and head ($frags)"
+		fi
 	fi
+	if cmp -s "$b" "$h"; then
+		echo "  $obj: byte for byte identical ($frags)"
+		continue
+	fi
+	diffs=()
+	while read -r sec; do
+		cmp -s <(section_bytes "$b" "$sec") <(section_bytes "$h" "$sec") || diffs+=("$sec")
+	done < <(sort -u <(sections "$b") <(sections "$h"))
+	if [ ${#diffs[@]} -gt 0 ]; then
+		echo "  $obj: not byte for byte identical ($frags); sections that differ: ${diffs[*]}"
+		continue
+	fi
+	# the sections' contents are the same: then it is the names of symbols
+	# that carry __LINE__ or __COUNTER__ (initcalls, __UNIQUE_ID_*), which
+	# move when lines are added above them
+	names=$(diff <(nm -P "$b" | awk '{ print $1 }') <(nm -P "$h" | awk '{ print $1 }') |
+		grep -c '^>' || true)
+	first=$(diff <(nm -P "$b" | awk '{ print $1 }') <(nm -P "$h" | awk '{ print $1 }') |
+		awk '/^</ && !o { o = $2 } /^>/ && !n { n = $2 } END { if (o) print o " -> " n }' || true)
+	echo "  $obj: every section's contents identical ($frags); $names symbol name(s) differ${first:+, e.g. $first}"
 done
 exit $rc

@@ -229,7 +229,7 @@ check "docs/series.md: the 7.3 table has one row per 6.12 patch, in tree order" 
 	bash -c 'diff "$1" "$2" | sed "s/^/#   /" >&2; [ "${PIPESTATUS[0]}" = 0 ]' _ "$tmp/want73" "$tmp/rows73"
 bad=$(grep -E "^\| ($topic_re) [0-9]+/[0-9]+ " <<< "$sec73" | awk -F'|' '{
 		st = $(NF - 1); sub(/^ */, "", st)
-		if (st !~ /^\*\*(ported|delta \(to port\)|superseded|moot on x86|to re-measure|redesign)\*\*/)
+		if (st !~ /^\*\*(ported|delta \(to port\)|superseded|moot on x86|to re-measure|dropped|redesign)\*\*/)
 			print "row \"" substr($2, 2, 20) "...\": status \"" substr(st, 1, 30) "\" is not one of the list" }')
 check "docs/series.md: each 7.3 row's status is one of the list" say_bad <<< "$bad"
 # ported rows: "| ptlock 1/4 (0001) ... | **ported**: 7.3 ptlock 1/3, file 0001 ..."
