@@ -82,11 +82,14 @@ else
 		if [ -n "$LINE_DEB_SUITE" ]; then
 			fetch_private
 		else
-			say "installing $DEB_PKG with apt-get"
+			# the tested version, by name: the archive's newest may be
+			# a later point release (bookworm-security keeps the
+			# earlier ones), which the series was not checked on
+			say "installing $DEB_PKG=$want_ver with apt-get"
 			run_logged "$APT_GET" update ||
 				die "apt-get update failed"
-			DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG" ||
-				die "apt-get install $DEB_PKG failed"
+			DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG=$want_ver" ||
+				die "apt-get install $DEB_PKG=$want_ver failed (is it still served? apt-cache policy $DEB_PKG lists what is); BASE_VERSION=<a served version> builds against another one (then re-check the series: make topics, make check)"
 		fi
 	fi
 	if [ -z "$pkgver" ]; then
