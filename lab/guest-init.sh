@@ -145,5 +145,11 @@ if [ "${dump_dmesg:-1}" = 1 ]; then
 	echo "mmscale: dmesg end"
 fi
 echo "mmscale: poweroff"
+# poweroff -f does not wait for the serial port: what the tty still holds
+# (the UART sends 16 bytes an interrupt) is lost.  stty applies its
+# settings with TCSADRAIN, so setting the console's own settings again
+# returns once the tty has sent everything.
+timeout 10 stty -F /dev/console "$(stty -F /dev/console -g 2>/dev/null)" 2>/dev/null ||
+	echo "mmscale: warning: the console was not drained (stty) before poweroff"
 sync
 /bin/busybox poweroff -f
