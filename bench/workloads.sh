@@ -28,7 +28,10 @@
 #                                   slabs left on the node partial lists
 #                                   of every cache (run_empty_partial)
 #   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
-#                                   fix_size long_busy_list random_size align,
+#                                   fix_size full_fit long_busy_list
+#                                   random_size align (make stress's
+#                                   vmalloc round: fix_size+full_fit+
+#                                   long_busy_list, MMSCALE_VMALLOC_LOOPS=50),
 #                                   THRESHOLD "auto", "4xauto" (N times auto)
 #                                   or KiB for the lazy-purge threshold knob
 #                                   (MMSCALE_VMALLOC_KNOB; a kernel without
@@ -438,6 +441,7 @@ vmalloc_mask() {
 	for t in ${1//+/ }; do
 		case $t in
 		fix_size) m=$((m | 1)) ;;
+		full_fit) m=$((m | 2)) ;;
 		long_busy_list) m=$((m | 4)) ;;
 		random_size) m=$((m | 8)) ;;
 		align) m=$((m | 16)) ;;

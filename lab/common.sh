@@ -349,8 +349,8 @@ bench_item_error() {
 	vmalloc)
 		[ ${#f[@]} = 3 ] || { echo "want vmalloc:TESTS:THRESHOLD"; return; }
 		for t in ${f[1]//+/ }; do
-			[[ $t =~ ^(fix_size|long_busy_list|random_size|align)$ ]] ||
-				{ echo "unknown test_vmalloc test '$t' (fix_size, long_busy_list, random_size, align, joined with +)"; return; }
+			[[ $t =~ ^(fix_size|full_fit|long_busy_list|random_size|align)$ ]] ||
+				{ echo "unknown test_vmalloc test '$t' (fix_size, full_fit, long_busy_list, random_size, align, joined with +)"; return; }
 		done
 		[ -n "${f[1]}" ] || { echo "no test_vmalloc test named"; return; }
 		vmalloc_point_error "${f[2]}" ;;
