@@ -140,7 +140,7 @@ s_hotplug() {
 }
 
 s_vmalloc() {
-	local knob=/proc/sys/vm/vmap_lazy_threshold_kb t n
+	local knob=/proc/sys/vm/vmap_lazy_threshold_kb t=none n t0
 	local points=(4 64 1024 0 16384)
 	while running; do
 		if [ -w $knob ]; then
@@ -149,7 +149,10 @@ s_vmalloc() {
 		fi
 		n=$(dmesg | wc -l)
 		step vmalloc "modprobe test_vmalloc run_test_mask=7 nr_threads=$(nproc) test_loop_count=50 (vm.vmap_lazy_threshold_kb $(cat $knob 2> /dev/null || echo 'not in this kernel'))"
+		t0=$(date +%s)
 		modprobe test_vmalloc run_test_mask=7 nr_threads="$(nproc)" test_loop_count=50 2> /dev/null
+		# each round's threshold (KiB, 0 auto) and seconds, for the facts
+		echo "$t:$(($(date +%s) - t0))" >> $st/vmalloc.times
 		dmesg | tail -n +$((n + 1)) | grep 'Summary:' > $st/vmalloc.last
 		if [ ! -s $st/vmalloc.last ]; then
 			fail vmalloc "test_vmalloc printed no summary"
@@ -464,6 +467,8 @@ stress_facts() {
 			awk '{ printf "mmscale: fact SLUB_STATS %s: free_list_lock %d free_locked_redo %d free_slowpath %d\n", $1, $2, $3, $4 }'
 	fi
 	echo "mmscale: fact stressors: $(for s in $STRESSORS; do printf '%s=%s ' $s "$(wc -l < $st/$s.rounds)"; done)"
+	# every finished vmalloc round: the threshold it ran at and how long
+	echo "mmscale: fact vmalloc rounds (threshold KiB:seconds, 0 auto): $(tr '\n' ' ' < $st/vmalloc.times 2> /dev/null)"
 }
 
 section stress stress_run
