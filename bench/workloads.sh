@@ -30,8 +30,9 @@
 #   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
 #                                   fix_size full_fit long_busy_list
 #                                   random_size align (make stress's
-#                                   vmalloc round: fix_size+full_fit+
-#                                   long_busy_list, MMSCALE_VMALLOC_LOOPS=50),
+#                                   old vmalloc round, docs/stress.md:
+#                                   fix_size+full_fit+long_busy_list,
+#                                   MMSCALE_VMALLOC_LOOPS=50),
 #                                   THRESHOLD "auto", "4xauto" (N times auto)
 #                                   or KiB for the lazy-purge threshold knob
 #                                   (MMSCALE_VMALLOC_KNOB; a kernel without
