@@ -172,8 +172,10 @@ boot_side() {
 	STAGE="equiv $1" "$LAB_DIR/boot.sh" -k "$2/arch/x86/boot/bzImage" -l "$out/$1/console.log" \
 		-M "$2/modroot" -p "$LAB_DIR/guest-tests.sh" -t "$BOOT_TIMEOUT" -a "kunit.enable=1" \
 		-- MMSCALE_KST="$2/kselftest_install" MMSCALE_VMTESTS="$(echo $VMTESTS | tr ' ' ,)" \
-		> "$out/$1/boot.out" 2>&1
+		MMSCALE_RERUN="$rerun" > "$out/$1/boot.out" 2>&1
 }
+# the cases the guest reruns when they fail, on both sides (lab/report.py's FLAKY)
+rerun=$("$LAB_DIR/report.py" --rerun-cases "$BASE") || die "lab/report.py --rerun-cases $BASE failed"
 both_boots() {
 	local pb ph rb=0 rh=0
 	say "booting base and head at once (logs: $out/base/console.log, $out/head/console.log)"

@@ -266,8 +266,11 @@ for t in "${topics[@]}"; do
 	np=$(awk 'BEGIN { RS = "" } END { print NR }' <<< "$paras")
 	[ "$np" = "${#files[@]}" ] ||
 		die "$PDIR/$t/cover has $np patch paragraph(s) under '## Patches'; the topic has ${#files[@]} patches"
-	nocfg=$(awk 'BEGIN { RS = "" } !/CONFIG_[A-Z0-9_]+/ { print NR }' <<< "$paras" | head -n1)
-	[ -z "$nocfg" ] || die "$PDIR/$t/cover: patch paragraph $nocfg names no Kconfig option (CONFIG_...)"
+	# each paragraph names the patch's Kconfig option, or says that it
+	# takes none (a bug fix, which sits behind no option)
+	nocfg=$(awk 'BEGIN { RS = "" } !/CONFIG_[A-Z0-9_]+/ && !/[Nn]o option/ { print NR }' <<< "$paras" | head -n1)
+	[ -z "$nocfg" ] ||
+		die "$PDIR/$t/cover: patch paragraph $nocfg names no Kconfig option (CONFIG_...) and does not say 'no option'"
 	changes=
 	for ((k = V; k >= 1; k--)); do
 		c=$(section "$meta" "Changes in v$k")

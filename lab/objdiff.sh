@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # lab/objdiff.sh - stage "objdiff": show that a config builds the same code on
-# base (6.12, series not applied) and head (series applied).
+# base (the line's base, series not applied) and head (series applied).
+# A line's bug fixes that sit behind no option (LINE_FIXES in
+# patches/<line>/line.env) are applied to the base first: with the options
+# off, head is the base plus those fixes.
 #
 # Usage: lab/objdiff.sh "FRAGMENTS" OBJECT...   e.g. lab/objdiff.sh "vm" mm/memory.o
 # What it does: configures build/objdiff-<fragments>-{base,head} from
@@ -32,12 +35,41 @@ done
 name=objdiff-$(echo $frags | tr ' ' -)
 stage objdiff "$LOGS/$name.log"
 base_tree=$BUILD/objdiff-base/$(basename "$TREE")
+# the line's fixes (LINE_FIXES in patches/<line>/line.env): patches of the
+# series that are bug fixes, not behind an option; the base the options-off
+# objects are compared with is the line's base with these applied
+fixes=()
+for f in ${LINE_FIXES:-}; do
+	[ -f "$PATCHES/$f" ] ||
+		die "LINE_FIXES (patches/$BASE/line.env): no patch $f in patches/$BASE/ (renamed by make export? name it as patches/$BASE/<topic>/<file>)"
+	fixes+=("$PATCHES/$f")
+done
 base_rev=$(git -C "$SRC_DIR" rev-parse HEAD) || die "no pristine source in $SRC_DIR; run 'make source'"
+for f in ${LINE_FIXES:-}; do
+	base_rev+=" $f $(sha1sum < "$PATCHES/$f" | cut -d' ' -f1)"
+done
 if [ "$(cat "$BUILD/objdiff-base/src.rev" 2>/dev/null)" != "$base_rev" ]; then
-	say "base: hard-linked copy of $SRC_DIR at $base_tree"
+	with=
+	[ -z "${LINE_FIXES:-}" ] || with=", with the line's fixes: $LINE_FIXES"
+	say "base: hard-linked copy of $SRC_DIR at $base_tree$with"
 	rm -rf "$BUILD/objdiff-base"
 	mkdir -p "$BUILD/objdiff-base"
 	cp -al "$SRC_DIR" "$base_tree" || die "cannot copy $SRC_DIR to $base_tree"
+	for f in "${fixes[@]}"; do
+		# the copy shares its files with build/src: give each file the
+		# fix touches a copy of its own before the fix changes it
+		while read -r t; do
+			[ -f "$base_tree/$t" ] || continue
+			cp -p "$base_tree/$t" "$base_tree/$t.objdiff-copy" &&
+				mv -f "$base_tree/$t.objdiff-copy" "$base_tree/$t" ||
+				die "cannot copy $t in $base_tree"
+		done < <(git apply --numstat "$f" | cut -f3)
+		(cd "$base_tree" && git apply "$f") >> "$STAGE_LOG" 2>&1 || {
+			rm -rf "$BUILD/objdiff-base"
+			die "LINE_FIXES: ${f#"$PATCHES/"} does not apply to the base ($SRC_DIR); see $STAGE_LOG"
+		}
+		say "base: applied the fix ${f#"$PATCHES/"}"
+	done
 	echo "$base_rev" > "$BUILD/objdiff-base/src.rev"
 fi
 declare -A obj_dir=([base]=$BUILD/objdiff-base/$name-base [head]=$BUILD/$name-head)

@@ -65,6 +65,32 @@ UPSTREAM_FAILURES = {
         "fails on pristine 7.3.4 here too: the same test binary on the base's vm debug "
         "kernel (build/7.3/vm-debug, 2026-12-02) fails it the same way; 6.12.117 passes it"),
 }
+# Cases of upstream selftests that fail now and then on a line's unpatched
+# base in this lab, keyed like UPSTREAM_FAILURES.  The guest runs such a
+# case's section once more when the case failed (lab/guest-tests.sh,
+# MMSCALE_RERUN, from --rerun-cases), as section "<section>-rerun".  The
+# case counts as passed only when it passes there; it is then listed as
+# "flaky" with the reason, so that every retry is reported.  A failure on
+# the rerun too, or no rerun, is a failure.
+# Measured 2026-12-03: test_memcontrol run again and again in boots of
+# pristine 7.3.4's vm debug kernel (build/7.3/vm-debug) and of the head's
+# (vm debug mmscale), 2 vCPUs under single-threaded TCG: 50 runs of the
+# base (10 alone, 20 beside a kernel build, 20 beside the head's boot) and
+# 20 of the head (beside the base's).  No other case of it failed there
+# but test_memcg_low (UPSTREAM_FAILURES), and no kernel report.
+_FLAKY_RUNS = ("pristine 7.3.4 fails it now and then here too: %s of 50 runs of test_memcontrol "
+               "on the base's vm debug kernel (2026-12-03), the head %s of 20")
+FLAKY = {
+    ('7.3', 'memcontrol', 'test_memcg_min'): (
+        _FLAKY_RUNS % (6, 1) + "; it wants the children's page cache near 29 and 21 MiB "
+        "after reclaim, within 15% and 20%"),
+    ('7.3', 'memcontrol', 'test_memcg_high_sync'): (
+        _FLAKY_RUNS % (5, 1) + "; with memory.high 30M and memory.max 140M it wants an mlocked 200 MiB "
+        "allocation stopped by memory.high's throttling: high events, and no max event"),
+    ('7.3', 'memcontrol', 'test_memcg_max'): (
+        _FLAKY_RUNS % (1, 0) + "; with memory.max 30M it wants a 100 MiB anon allocation to fail and "
+        "page cache to stay within 30 MiB, with max events"),
+}
 # sections that lab/guest-init.sh stopped at their time limit: name -> seconds
 SECTION_TIMEOUTS = {}
 MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
@@ -148,6 +174,8 @@ class Suite:
         self.failures = []
         self.skips = []
         self.upstream = []  # (case, reason, values printed)
+        self.flaky = []  # (case, reason): failed, then passed on the rerun
+        self.notes = {}  # failed case: what the FAILED row adds after its name
         self.printed = {}  # failed case: the lines it printed
 
     def add(self, status, case):
@@ -385,7 +413,34 @@ def tree_line(ksrc):
     return '%s.%s' % (v['VERSION'], v['PATCHLEVEL']) if len(v) == 2 else None
 
 
+def rerun_status(ksrc, out, sections, name, case):
+    """CASE's status in the rerun section NAME, or None when it did not run."""
+    body, _ = sections.get(name, (None, None))
+    if body is None:
+        return None
+    tap = os.path.join(out, name + '.tap')
+    write(tap, ktap_compat(body))
+    tree, err = kunit_parse(ksrc, tap, os.path.join(out, name + '.json'))
+    if err or not tree:
+        return None
+    for c, status in walk_cases(tree):
+        if c == case:
+            return status
+    return None
+
+
+def rerun_cases(line):
+    """The guest's MMSCALE_RERUN for LINE: "section:case,..." of FLAKY."""
+    return ','.join('%s:%s' % (sec, case) for (l, sec, case) in sorted(FLAKY) if l == line)
+
+
 def run():
+    if len(sys.argv) == 3 and sys.argv[1] == '--rerun-cases':
+        # lab/run.sh: which cases the guest reruns their section for
+        if not re.match(r'^\d+\.\d+$', sys.argv[2]):
+            raise Refused('--rerun-cases: "%s" is not a line (VERSION.PATCHLEVEL)' % sys.argv[2])
+        print(rerun_cases(sys.argv[2]))
+        return 0
     ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument('--console', required=True, help='console log from lab/boot.sh')
     ap.add_argument('--ksrc', required=True, help='kernel tree (for kunit.py)')
@@ -456,6 +511,18 @@ def run():
                 values = [l.strip() for l in body if known[0].match(l.strip())]
                 s.upstream.append((case, known[1], values))
                 continue
+            flaky = FLAKY.get((line, name, case))
+            if status == 'FAIL' and flaky:
+                again = rerun_status(args.ksrc, out, sections, name + '-rerun', case)
+                if again == 'PASS':
+                    s.add('PASS', case)
+                    s.flaky.append((case, flaky))
+                    continue
+                s.add('FAIL', case)
+                s.notes[case] = ' (it fails now and then on the base; %s)' % (
+                    'no rerun ran' if again is None else 'it failed on the rerun too')
+                s.printed[case] = printed_before(body, case)
+                continue
             s.add(status, case)
             if status == 'FAIL':
                 s.printed[case] = printed_before(body, case)
@@ -463,7 +530,7 @@ def run():
                 s.skips.append((case, reasons.get(case, '')))
         if not cases:
             s.add('FAIL', '(no TAP results, exit status %s)' % rc)
-        elif rc not in (0, 4) and not s.failed and not s.upstream:
+        elif rc not in (0, 4) and not s.failed and not s.upstream and not s.flaky:
             s.add('FAIL', '(exit status %s with no failed case)' % rc)
 
     for e in errors:
@@ -488,8 +555,13 @@ def run():
     for s in suites:
         for case in s.failures:
             printed = s.printed.get(case)
-            rows.append('  FAILED  %s: %s%s' % (s.name, case, '; the test printed: ' +
-                                                 ' | '.join(printed) if printed else ''))
+            rows.append('  FAILED  %s: %s%s%s' % (s.name, case, s.notes.get(case, ''),
+                                                   '; the test printed: ' + ' | '.join(printed)
+                                                   if printed else ''))
+    for s in suites:
+        for case, why in s.flaky:
+            rows.append('  flaky %s: %s: failed, then passed on the rerun (section %s-rerun): %s'
+                        % (s.name, case, s.name, why))
     for s in suites:
         for case, why, values in s.upstream:
             rows.append('  upstream failure %s: %s: %s; the test printed: %s'

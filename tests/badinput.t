@@ -79,6 +79,28 @@ if [ -d "$LB/linux/.git" ]; then
 	check "bisect: an unknown fragment is refused" has "$tmp/out" '^ERROR: stage bisect: CONFIGS=vm nosuch: no configs/nosuch.config '
 	check "bisect: nothing was checked out" test ! -e "$tmp/b9/bisect/tree"
 fi
+# lab/objdiff.sh: a line's fix (LINE_FIXES) that is not in patches/<line>/,
+# or that does not apply to the base: one line, no base copy left behind
+if [ "$_line" = 7.3 ]; then
+	fx=$(sed -n 's/^LINE_FIXES="\(.*\)"$/\1/p' "$TOP/patches/7.3/line.env")
+	mkdir -p "$tmp/p73"
+	BUILD=$tmp/b12 PATCHES=$tmp/p73 "$TOP/lab/objdiff.sh" vm mm/memcontrol.o > "$tmp/out" 2>&1
+	check "objdiff: a missing line fix is refused" has "$tmp/out" \
+		"^ERROR: stage objdiff: LINE_FIXES \(patches/7.3/line.env\): no patch $fx in patches/7.3/"
+	check "objdiff: ... before the base copy" test ! -e "$tmp/b12/objdiff-base"
+	# a base whose mm/memcontrol.c is not 7.3.4's: the fix cannot apply
+	mkdir -p "$tmp/b13/src/mm"
+	echo "not 7.3.4's memcontrol.c" > "$tmp/b13/src/mm/memcontrol.c"
+	git -C "$tmp/b13/src" init -q && git -C "$tmp/b13/src" add -A &&
+		git -C "$tmp/b13/src" -c user.name=t -c user.email=t@t commit -qm base
+	BUILD=$tmp/b13 "$TOP/lab/objdiff.sh" vm mm/memcontrol.o > "$tmp/out" 2>&1
+	check "objdiff: a line fix that does not apply is refused" has "$tmp/out" \
+		"^ERROR: stage objdiff: LINE_FIXES: $fx does not apply to the base"
+	check "objdiff: ... and its base copy is removed" test ! -e "$tmp/b13/objdiff-base"
+	check "objdiff: ... the source is untouched" test "$(cat "$tmp/b13/src/mm/memcontrol.c")" = "not 7.3.4's memcontrol.c"
+else
+	skip "objdiff: LINE_FIXES refused" "the $_line line has no LINE_FIXES"
+fi
 # lab/linecheck.sh: a check it does not know is one line, before any work
 BUILD=$tmp/b11 "$TOP/lab/linecheck.sh" tree nosuch > "$tmp/out" 2>&1
 check "linecheck: an unknown check is refused" has "$tmp/out" "^ERROR: stage linecheck: unknown check 'nosuch' \(tree, export, checkpatch, topics, compile, all\)$"

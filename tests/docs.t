@@ -384,7 +384,7 @@ for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
 	check "patches/$l/line.env's LINE_OPTIONS are ${frag#"$TOP"/}'s options ($want)" test "$have" = "$want"
 	# and its cgroup sections are ones lab/guest-tests.sh runs
 	cg=$(bash -c 'source "$1" && echo $LINE_CGROUP_TESTS' _ "$TOP/patches/$l/line.env")
-	bad=$(for c in $cg; do grep -qE "^	$c\) SECTION_TIMEOUT" "$TOP/lab/guest-tests.sh" || echo "$c"; done)
+	bad=$(for c in $cg; do grep -qE "^	$c\)( SECTION_TIMEOUT|$)" "$TOP/lab/guest-tests.sh" || echo "$c"; done)
 	check "patches/$l/line.env's LINE_CGROUP_TESTS ($cg) are sections of lab/guest-tests.sh" say_bad <<< "$bad"
 done
 done_testing

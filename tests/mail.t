@@ -113,4 +113,19 @@ for t in $topics; do
 	check "$t: subjects say RFC PATCH" has "$d/posting.mbox" '^Subject: \[RFC PATCH( 6\.12)? 0+/[0-9]+\]'
 	check "$t: send.sh is the dry run's command" bash -c "grep -q 'git send-email --confirm=always --no-thread' $d/send.sh && test -x $d/send.sh"
 done
+# a patch paragraph of the cover must name the patch's option or say that
+# it takes none ("no option", a bug fix): one that does neither is refused
+t=$LT
+cp -a "$LP" "$tmp/pc"
+# the first paragraph under "## Patches", its options and "no option" taken out
+python3 -c '
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.index("## Patches\n") + len("## Patches\n")
+j = s.find("\n\n", i)
+p = re.sub(r"[Nn]o option", "nothing", re.sub(r"CONFIG_[A-Z0-9_]+", "its option", s[i:j]))
+sys.stdout.write(s[:i] + p + s[j:])' "$LP/$t/cover" > "$tmp/pc/$t/cover"
+PATCHES=$tmp/pc TOPIC=$t MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/pco "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "a cover paragraph naming no option and not saying 'no option' is refused" \
+	has "$tmp/o" "^ERROR: stage mail: .*/$t/cover: patch paragraph 1 names no Kconfig option \(CONFIG_...\) and does not say 'no option'"
 done_testing

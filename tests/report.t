@@ -77,4 +77,33 @@ check "kmem-fail: another failure of the section still fails" test "$(tail -n1 "
 check "kmem-fail: names it, with what it printed before its result" has "$tmp/kmem-fail.out" \
 	'^  FAILED  kmem: test_kmem_dead_cgroups; the test printed: memory.current = 2699264 | anon + file + kernel + sock = 1921024$'
 
+# a case known to fail now and then on the line's base (FLAKY) counts as
+# passed only when it passes in the section's rerun, and is listed
+report_flaky() {
+	timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
+		--out "$tmp/$1" --expect kunit,mm,memcontrol --line 7.3 > "$tmp/$1.out" 2>&1
+}
+report_flaky memcg-flaky
+check "memcg-flaky: failed, passed on the rerun: exit 0" test $? -eq 0
+check "memcg-flaky: counted once, as passed" test "$(tail -n1 "$tmp/memcg-flaky.out")" = "6 passed, 0 failed, 3 skipped"
+check "memcg-flaky: listed as flaky, the rerun named" has "$tmp/memcg-flaky.out" \
+	'^  flaky memcontrol: test_memcg_min: failed, then passed on the rerun \(section memcontrol-rerun\): '
+report_flaky memcg-flaky-twice
+check "memcg-flaky-twice: failed on the rerun too: exit 1" test $? -eq 1
+check "memcg-flaky-twice: named as failed, twice" has "$tmp/memcg-flaky-twice.out" \
+	'^  FAILED  memcontrol: test_memcg_min \(it fails now and then on the base; it failed on the rerun too\)'
+report_flaky memcg-flaky-norerun
+check "memcg-flaky-norerun: no rerun: a failure" test "$(tail -n1 "$tmp/memcg-flaky-norerun.out")" = "5 passed, 1 failed, 3 skipped"
+timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/memcg-flaky.log" --ksrc "$ksrc" \
+	--out "$tmp/flaky-612" --expect kunit,mm,memcontrol --line 6.12 > "$tmp/flaky-612.out" 2>&1
+check "memcg-flaky on the 6.12 line: counted as failed (the list is per line)" \
+	test "$(tail -n1 "$tmp/flaky-612.out")" = "5 passed, 1 failed, 3 skipped"
+check "--rerun-cases 7.3: the guest's MMSCALE_RERUN, section:case pairs" \
+	test "$("$TOP/lab/report.py" --rerun-cases 7.3)" = "memcontrol:test_memcg_high_sync,memcontrol:test_memcg_max,memcontrol:test_memcg_min"
+check "--rerun-cases 6.12: none" test -z "$("$TOP/lab/report.py" --rerun-cases 6.12)"
+"$TOP/lab/report.py" --rerun-cases 7.x > "$tmp/rerun-bad.out" 2>&1
+check "--rerun-cases of a bad line is refused: exit 2" test $? -eq 2
+check "... with one ERROR line" has "$tmp/rerun-bad.out" '^ERROR: --rerun-cases: "7.x" is not a line'
+
+
 done_testing
