@@ -15,6 +15,8 @@ nothing failed.  A console log that stops inside the boot-time KUnit run
 naming the last suite that started; the cases that never ran are not
 counted.  Bad input (a console log or kernel tree that is not there, --out
 naming a file) is one "ERROR:" line, exit status 2, and nothing written.
+`report.py --rerun-cases LINE` only prints the "section:case,..." list of
+the line's FLAKY cases (below), for the guest's MMSCALE_RERUN.
 What it needs: python3 and a kernel tree (--ksrc) for kunit.py.
 Writes OUT/kunit.log, OUT/<section>.tap, OUT/*.json and OUT/summary.txt.
 """
@@ -76,8 +78,8 @@ UPSTREAM_FAILURES = {
 # pristine 7.3.4's vm debug kernel (build/7.3/vm-debug) and of the head's
 # (vm debug mmscale), 2 vCPUs under single-threaded TCG: 50 runs of the
 # base (10 alone, 20 beside a kernel build, 20 beside the head's boot) and
-# 20 of the head (beside the base's).  No other case of it failed there
-# but test_memcg_low (UPSTREAM_FAILURES), and no kernel report.
+# 20 of the head (beside the base's).  No case failed there but these
+# three and test_memcg_low (UPSTREAM_FAILURES), and no kernel report.
 _FLAKY_RUNS = ("pristine 7.3.4 fails it now and then here too: %s of 50 runs of test_memcontrol "
                "on the base's vm debug kernel (2026-12-03), the head %s of 20")
 FLAKY = {
