@@ -8,10 +8,11 @@
 #                               by -> (default: the one default kernel,
 #                               make check's: DEFAULT_CONFIGS in lab/common.sh)
 #   make shell [CONFIGS=...] [APPEND="slab_free_lock_first=off"]
-#                               a shell in that built kernel under QEMU, on
-#                               this terminal (default: the default kernel,
+#                               a shell in that built kernel, booted with
+#                               virtme-ng (make deps fetches it), on this
+#                               terminal (default: the default kernel,
 #                               so make build && make shell boots what was
-#                               just built; Ctrl-a x quits; lab/shell.sh)
+#                               just built; exit powers off; lab/shell.sh)
 #   make test                   the lab's own tests only (prove tests/)
 #   make bench [BENCH=page_fault3] [RUNS=3] [FULL=1] [CONFIG=rt] [HOST=1]
 #              [MATRIX=stock] [PARALLEL=1]
@@ -43,8 +44,8 @@
 #                               kernel-doc, placeholders (lab/topics.sh)
 #   make mail [TOPIC=name] [V=n] [MAIL_FROM="Name <addr>"]
 #                               linux-mm posting per topic in build/<line>/mail/
-#                               (cover letter, To/Cc, mbox, send-email dry
-#                               run); sends nothing
+#                               through b4 (prep, --auto-to-cc, send -o: the
+#                               mails, an mbox, send.sh); sends nothing
 #   make kunit [SUITE=name]     the series' KUnit suites through kunit.py
 #                               and their .kunitconfig files (lab/kunit.sh):
 #                               ptlock, slub_test, vmalloc, memcg_stock

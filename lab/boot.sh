@@ -18,10 +18,6 @@
 #   -s MIB    ext4 scratch disk (virtio-blk, /dev/vda; default 2048, 0: none)
 #   -w MIB    swap disk (virtio-blk, /dev/vdb; default 0: none)
 #   -a ARGS   extra kernel command line arguments
-#   -i        interactive: the console is this terminal (QEMU -serial
-#             mon:stdio: what is typed goes to the guest, Ctrl-a x quits
-#             QEMU, Ctrl-a h lists the other keys); the whole console is
-#             also written to CONSOLE_LOG.  The guest need not power off.
 #   VAR=VALUE after -- are put on the command line; the kernel hands them
 #   to the guest's init as environment variables.
 #   ACCEL=auto|kvm|tcg (env): auto probes KVM with a short boot and uses it
@@ -40,8 +36,8 @@
 # What it does: the guest's root is the host's / over virtio-9p, read only,
 # and its init is lab/guest-init.sh.  Lines starting "mmscale:" are shown as
 # progress; the whole console goes to the log.  Exits non-zero, naming the
-# log, when QEMU fails, the timeout expires or the guest never powers off
-# (with -i: when the guest panicked).
+# log, when QEMU fails, the timeout expires or the guest never powers off.
+# (make shell's interactive guest boots with virtme-ng: lab/shell.sh.)
 # Every option and ACCEL is checked before any file is touched: a bad one
 # ends it with one line and leaves an existing CONSOLE_LOG as it was.
 # What it needs: qemu-system-x86 (Debian), coreutils.  Writes CONSOLE_LOG,
@@ -49,8 +45,8 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-kernel= log= modroot= plan= timeout_s=1800 up_s=0 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0 interactive=0
-while getopts "k:l:M:p:t:u:c:m:n:a:s:w:i" opt; do
+kernel= log= modroot= plan= timeout_s=1800 up_s=0 cpus=2 mem=3072 nodes=2 extra= scratch=2048 swap=0
+while getopts "k:l:M:p:t:u:c:m:n:a:s:w:" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -64,7 +60,6 @@ while getopts "k:l:M:p:t:u:c:m:n:a:s:w:i" opt; do
 	a) extra=$OPTARG ;;
 	s) scratch=$OPTARG ;;
 	w) swap=$OPTARG ;;
-	i) interactive=1 ;;
 	*) echo "usage: see the header of $0" >&2; exit 2 ;;
 	esac
 done
@@ -91,12 +86,11 @@ want_bool ACCEL_PROBE
 [ ! -d "$log" ] || die "-l $log is a folder; it takes the console log's file name"
 [ -z "$modroot" ] || [ -d "$modroot/lib/modules" ] || die "-M $modroot has no lib/modules"
 [ -z "$plan" ] || [ -f "$plan" ] || die "-p $plan does not exist"
-[ "$interactive" = 0 ] || [ "$up_s" = 0 ] || die "-u (a userspace deadline) does not go with -i (the console is yours)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (lab/deps.sh installs it)"
 stage boot "$log"
 
 # qemu_args ACCEL SERIAL: QEMU arguments shared by the probe and the real
-# boot; SERIAL is the serial port's backend (stdio, or mon:stdio with -i)
+# boot; SERIAL is the serial port's backend (stdio)
 qemu_args() {
 	local accel=$1 i per_mem first last
 	printf '%s\n' -nodefaults -no-reboot -display none -monitor none -serial "$2"
@@ -173,22 +167,6 @@ boot_once() {
 	return "$rc"
 }
 
-# boot_console ACCEL TIMEOUT CMDLINE LOG: one QEMU run whose console is
-# this terminal (-i), copied to LOG.  timeout stays in the foreground
-# process group, so that QEMU may read the terminal; the terminal's
-# settings, which QEMU changes, are put back even when QEMU is killed.
-boot_console() {
-	local accel=$1 t=$2 cl=$3 out=$4 args tty_was= rc
-	mapfile -t args < <(qemu_args "$accel" mon:stdio)
-	echo "# qemu-system-x86_64 ${args[*]} -append \"$cl\"" > "$out"
-	[ ! -t 0 ] || tty_was=$(stty -g)
-	timeout --foreground -k 10 "$t" qemu-system-x86_64 "${args[@]}" -append "$cl" 2>&1 | tee -a "$out"
-	rc=${PIPESTATUS[0]}
-	[ -z "$tty_was" ] || stty "$tty_was"
-	sed -i 's/\r$//' "$out"
-	return "$rc"
-}
-
 # fresh sparse disks for every boot (the swap disk needs the scratch disk)
 rm -f "$log.scratch.img" "$log.swap.img"
 if [ "$scratch" -gt 0 ]; then
@@ -220,7 +198,7 @@ if [ "$accel" = auto ]; then
 	accel=tcg
 	if [ -w "${KVM_DEV:-/dev/kvm}" ]; then
 		# the verdict of this host and kernel image, when it was probed
-		verdict=$BUILD/accel/$(uname -n | tr -c 'A-Za-z0-9._\n-' _)-$(sha256sum < "$kernel" | cut -c1-16)
+		verdict=$(accel_verdict "$kernel")
 		kept=
 		[ "${ACCEL_PROBE:-0}" = 1 ] || read -r kept _ 2>/dev/null < "$verdict" || true
 		if [[ $kept =~ ^(kvm|tcg)$ ]]; then
@@ -242,12 +220,7 @@ for kv in "$@"; do full+=" $kv"; done
 
 say "booting $(basename "$kernel") ($accel, $cpus vCPUs, $nodes NUMA nodes, ${mem} MiB, timeout ${timeout_s}s)"
 rc=0
-if [ "$interactive" = 1 ]; then
-	say "the console is this terminal: Ctrl-a x quits QEMU"
-	boot_console "$accel" "$timeout_s" "$full" "$log" || rc=$?
-else
-	boot_once "$accel" "$timeout_s" "$full" "$log" "$up_s" || rc=$?
-fi
+boot_once "$accel" "$timeout_s" "$full" "$log" "$up_s" || rc=$?
 if [ "$rc" = 3 ]; then
 	tail -n 5 "$log" >&2
 	say "guest did not reach userspace within ${up_s}s (-u); QEMU was killed"
@@ -258,12 +231,6 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	die "guest did not finish within ${timeout_s}s (hang?); QEMU was killed"
 fi
 [ "$rc" = 0 ] || die "qemu-system-x86_64 exited with status $rc"
-if [ "$interactive" = 1 ]; then
-	# the console was on the screen; only a panic is news
-	! grep -q 'Kernel panic' "$log" || die "the guest panicked"
-	say "QEMU exited$(grep -q '^mmscale: poweroff' "$log" && echo ': guest powered off')"
-	exit 0
-fi
 if ! grep -q '^mmscale: poweroff' "$log"; then
 	grep -m1 -B2 -A8 -E 'Kernel panic|BUG:|Oops' "$log" >&2 || tail -n 8 "$log" >&2
 	die "guest stopped before powering off (panic or reboot?)"

@@ -84,6 +84,45 @@ run_logged() {
 	"$@" >> "$STAGE_LOG" 2>&1
 }
 
+# apt_download SUITE PKG DIR: download the newest PKG of Debian's SUITE
+# into DIR/dl with a private apt state (DIR/sources.list, DIR/lists; apt-get
+# download: nothing is installed, nothing of the machine's packages
+# changes) and print the .deb's path.  DIR is emptied first.  Logs to
+# STAGE_LOG; dies with one line when apt fails.  APT_GET may name another
+# apt-get (the lab's tests).
+apt_download() {
+	local suite=$1 pkg=$2 d=$3 deb
+	local o=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache::Archives=$d/archives"
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+	rm -rf "$d"
+	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/dl"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" > "$d/sources.list"
+	say "fetching $pkg from $suite (private apt state in $d; nothing is installed)"
+	run_logged "${APT_GET:-apt-get}" "${o[@]}" update || die "apt-get update of $suite failed"
+	(cd "$d/dl" && "${APT_GET:-apt-get}" "${o[@]}" download "$pkg") >> "$STAGE_LOG" 2>&1 ||
+		die "apt-get download $pkg from $suite failed"
+	deb=$(ls "$d"/dl/"$pkg"_*.deb 2>/dev/null | head -n1)
+	[ -n "$deb" ] || die "apt-get download left no $pkg .deb in $d/dl"
+	echo "$deb"
+}
+
+# virtme-ng (vng), the kernel engineers' tool that boots make shell's
+# guest: Debian ships it only in sid (arch all, pure Python), so make deps
+# fetches it with apt_download and unpacks it under VNG_DIR, never
+# installing it; its dependencies are Debian 12's (lab/deps.sh).
+VNG_SUITE=sid
+VNG_DIR=$BUILD/vng
+
+# vng_ready: put the unpacked virtme-ng on PATH and PYTHONPATH, or die with
+# one line that says how to get it
+vng_ready() {
+	local r=$VNG_DIR/root
+	[ -x "$r/usr/bin/vng" ] && [ -d "$r/usr/lib/python3/dist-packages/virtme_ng" ] ||
+		die "virtme-ng is missing ($VNG_DIR); run make deps, which fetches it from Debian $VNG_SUITE"
+	export PATH="$r/usr/bin:$PATH" PYTHONPATH="$r/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+}
+
 # base_tree_ready: check out the pristine base ($BASE_TAG) at build/base/linux
 # and print its path.  Base kernels build into build/base/<name>, so that
 # their paths relative to the build directory ("../linux/mm/...") are the
@@ -284,6 +323,12 @@ want_vcpus() {
 	local v=${VCPUS:-2}
 	in_range "$v" 1 98 || die "VCPUS must be 1 or an even number up to 98, not '$v'"
 	[ "$v" = 1 ] || [ $((v % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$v'"
+}
+
+# accel_verdict KERNEL: the file where lab/boot.sh keeps the KVM probe's
+# verdict ("kvm" or "tcg" first) for this host and kernel image
+accel_verdict() {
+	echo "$BUILD/accel/$(uname -n | tr -c 'A-Za-z0-9._\n-' _)-$(sha256sum < "$1" | cut -c1-16)"
 }
 
 # want_boot_settings [ACCEL...]: BOOT_TIMEOUT (seconds), ACCEL and

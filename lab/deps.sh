@@ -3,7 +3,11 @@
 #
 # What it does: checks with dpkg-query which of the packages below are
 # missing and, only if some are, runs apt-get update and apt-get install
-# for them.  MMSCALE_DEPS (space separated) adds packages.
+# for them.  MMSCALE_DEPS (space separated) adds packages.  Then, unless
+# it is there, fetches virtme-ng from Debian sid (make shell's boots:
+# Debian 12 has none) into build/<line>/vng with a private apt state and
+# unpacks it there: nothing is installed from sid (lab/common.sh
+# apt_download, vng_ready).
 # What it needs: Debian 12 (or later) and root for apt-get.  Writes
 # build/deps.log.
 set -euo pipefail
@@ -26,10 +30,12 @@ pkgs=(
 	qemu-system-x86 busybox-static python3 perl util-linux e2fsprogs iproute2 coreutils
 	# make layout: struct layouts from DWARF (gdb ptype /o)
 	gdb
-	# lab: make mail (git format-patch, git send-email --dry-run)
-	git-email libmailtools-perl
 	# benchmarks
 	rt-tests stress-ng gnuplot-nox iperf3
+	# virtme-ng's dependencies (virtme-ng itself: from sid, see above)
+	python3-requests python3-argcomplete kbd util-linux-extra file
+	# make mail: b4 prep and b4 send (Debian 12's b4 0.12)
+	b4
 )
 pkgs+=(${MMSCALE_DEPS:-})
 
@@ -39,14 +45,26 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	say "all ${#pkgs[@]} packages present"
+else
+	APT_GET=${APT_GET:-apt-get}   # tests point this at a missing command
+	command -v "$APT_GET" >/dev/null 2>&1 ||
+		die "apt-get is not available to install: ${missing[*]}"
+	[ "$(id -u)" = 0 ] || die "installing ${missing[*]} needs root (run as root or install them by hand)"
+	say "installing ${missing[*]}"
+	run_logged "$APT_GET" update || die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "${missing[@]}" ||
+		die "apt-get install failed for: ${missing[*]}"
+	say "installed ${#missing[@]} package(s)"
+fi
+
+# virtme-ng, unpacked (not installed) from sid
+if [ -f "$VNG_DIR/version" ] && [ -x "$VNG_DIR/root/usr/bin/vng" ]; then
+	say "virtme-ng $(cat "$VNG_DIR/version") present in $VNG_DIR"
 	exit 0
 fi
-APT_GET=${APT_GET:-apt-get}   # tests point this at a missing command
-command -v "$APT_GET" >/dev/null 2>&1 ||
-	die "apt-get is not available to install: ${missing[*]}"
-[ "$(id -u)" = 0 ] || die "installing ${missing[*]} needs root (run as root or install them by hand)"
-say "installing ${missing[*]}"
-run_logged "$APT_GET" update || die "apt-get update failed"
-DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "${missing[@]}" ||
-	die "apt-get install failed for: ${missing[*]}"
-say "installed ${#missing[@]} package(s)"
+command -v "${APT_GET:-apt-get}" >/dev/null 2>&1 || die "apt-get is not available to fetch virtme-ng"
+deb=$(apt_download "$VNG_SUITE" virtme-ng "$VNG_DIR") || exit 1
+dpkg-deb -x "$deb" "$VNG_DIR/root" || die "could not unpack $deb"
+dpkg-deb -f "$deb" Version > "$VNG_DIR/version"
+rm -f "$deb"
+say "virtme-ng $(cat "$VNG_DIR/version") unpacked in $VNG_DIR (vng: $VNG_DIR/root/usr/bin/vng)"

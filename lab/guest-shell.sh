@@ -1,25 +1,21 @@
-# lab/guest-shell.sh - the plan of "make shell" (lab/shell.sh), sourced by
-# lab/guest-init.sh in the guest.
+#!/usr/bin/env bash
+# lab/guest-shell.sh - the shell of "make shell" (lab/shell.sh): virtme-ng
+# runs it in the guest as the user's shell (vng --shell), on the console.
 #
-# What it does: quiets the console (kernel messages stay in dmesg), prints
-# a banner that says where the series' knobs are in this kernel, then runs
-# an interactive bash on the console's tty (ttyS0: /dev/console itself
-# cannot be a controlling terminal) as the leader of a session of its own,
-# with that tty as its controlling terminal, so that job control, Ctrl-C
-# and Ctrl-Z work.  "mmscale: shell ready" is the banner's last line.
-# When that bash exits, guest-init.sh powers the guest off, without its
-# dmesg dump.  MMSCALE_TTY_SIZE=ROWSxCOLS (kernel command line, from
-# lab/shell.sh) gives the tty the size of the host's terminal.
-# What it needs: the helpers of lab/guest-init.sh; bash, util-linux
-# (setsid), coreutils, grep and gzip (zcat) on the host root.
+# What it does: mounts the scratch disk (/dev/vda) on /mnt, quiets the
+# console (kernel messages stay in dmesg), prints a banner that says where
+# the series' knobs are in this kernel, then runs an interactive bash as
+# the leader of a session of its own with the console as its controlling
+# terminal (setsid --ctty), so that job control, Ctrl-C and Ctrl-Z work.
+# "mmscale: shell ready" is the banner's last line.  When that bash exits,
+# virtme-ng powers the guest off.  MMSCALE_OPTIONS (kernel command line,
+# from lab/shell.sh) names the line's options.
+# What it needs: bash, util-linux (setsid, mount, dmesg), coreutils, grep,
+# gawk and gzip (zcat) on the host root.
 
-dump_dmesg=0
+mkdir -p /mnt
+[ -b /dev/vda ] && { mount -t ext4 /dev/vda /mnt || echo "mmscale: error: could not mount the scratch disk"; }
 dmesg -n 1
-tty=$(awk '{ print $NF }' /sys/class/tty/console/active 2>/dev/null)
-[ -c "/dev/$tty" ] || tty=console
-if [[ ${MMSCALE_TTY_SIZE:-} =~ ^([0-9]+)x([0-9]+)$ ]]; then
-	stty -F "/dev/$tty" rows "${BASH_REMATCH[1]}" cols "${BASH_REMATCH[2]}" 2>/dev/null
-fi
 
 # shell_banner: what this guest is, how to leave it, and the series' knobs
 # as this kernel has them (a kernel without an option shows what it lacks)
@@ -30,8 +26,8 @@ shell_banner() {
 		grep -oE "^CONFIG_($(echo "${MMSCALE_OPTIONS:+$MMSCALE_OPTIONS,}SLUB_STATS" | tr , '|'))=.*" |
 		sed 's/^CONFIG_//' | tr '\n' ' ')
 	echo "mmscale: shell on Linux $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB"
-	echo "  leave: exit or Ctrl-d (powers off); Ctrl-a x quits QEMU at once"
-	echo "  the host's / is the root, read only; /tmp is tmpfs, /mnt an ext4 scratch disk"
+	echo "  leave: exit or Ctrl-d (powers off)"
+	echo "  the host's / is the root; what is written to it stays in memory; /mnt is an ext4 scratch disk"
 	echo "  kernel messages: dmesg (the console is quiet; dmesg -n 7 shows them here)"
 	echo "The series' knobs in this kernel (options: ${opts:-none of them})"
 	if [ -e /proc/sys/vm/vmap_lazy_threshold_kb ]; then
@@ -53,7 +49,7 @@ shell_banner() {
 	echo "mmscale: shell ready"
 }
 
-shell_banner > "/dev/$tty" 2>&1
+shell_banner
 printf '%s\n' '[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc' \
 	"PS1='mmscale-guest:\\w\\\$ '" > /tmp/.mmscale-bashrc
-setsid --ctty --wait bash --rcfile /tmp/.mmscale-bashrc -i <> "/dev/$tty" >&0 2>&0
+exec setsid --ctty --wait bash --rcfile /tmp/.mmscale-bashrc -i

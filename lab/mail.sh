@@ -21,30 +21,29 @@
 #                one the letter says plainly that the lab did not test it,
 #                and make mail warns
 #   MAINTAINERS_TREE=DIR  the kernel tree whose scripts/get_maintainer.pl
-#                and MAINTAINERS give To/Cc (default build/linux, i.e.
-#                6.12's MAINTAINERS; a current mm-new or linux-next tree
+#                and MAINTAINERS give To/Cc (default build/linux, i.e. the
+#                line's MAINTAINERS; a current mm-new or linux-next tree
 #                names today's maintainers)
 #   BASE_COMMIT=sha  the upstream commit of the baseline for the
 #                "base-commit:" line (default: the commit of a LINUX_SRC git
 #                tree; none for Debian's linux-source, which carries
 #                Debian's own patches on top of the release)
-# What it does, for each topic: git am's patches/<line>/<topic>/ onto the
-# baseline in a scratch clone, makes the poster the author and replaces
-# the placeholder Signed-off-by with the poster's; runs git format-patch
-# --cover-letter --thread (and -v N from v2 on); fills the cover letter
-# from patches/<line>/<topic>/cover (subject, motivation, one paragraph per patch,
-# changes per version), the make check report (test matrix) and the
+# What it does, for each topic, with b4 0.12 (docs/posting.md) in a
+# scratch clone of the baseline: b4 prep -n <topic> (a branch b4/<topic>
+# from the baseline); git am's patches/<line>/<topic>/ onto it, the poster
+# the author, the placeholder Signed-off-by replaced with the poster's;
+# b4 prep --edit-cover with the cover letter's text, from
+# patches/<line>/<topic>/cover (subject, motivation, one paragraph per
+# patch, changes per version), the make check report (test matrix) and the
 # newest saved "make bench" results that hold the topic's workloads (an
 # LKP-format table via lab/compare.py, or a plain statement that there are
-# none); adds To/Cc from get_maintainer.pl as b4 prep --auto-to-cc splits
-# them (To: maintainers, reviewers and supporters, --nol; Cc: the lists,
-# --nom), per patch, every patch Cc'd to all of the topic's lists, and the
-# union on the cover letter; writes posting.mbox (the whole posting, cover
-# letter first: git am stops at it, "git am --skip" goes on),
-# send-email-dry-run.txt (git send-email --dry-run: every header) and
-# send.sh (the same git send-email command, without --dry-run).
+# none); b4 prep --set-prefixes and --force-revision; b4 prep
+# --auto-to-cc with MAINTAINERS_TREE's get_maintainer.pl (To: --nol, Cc:
+# --nom); b4 send -o (every mail, none sent).  Writes b4/ (those mails),
+# posting.mbox (the same, cover letter first: git am stops at it, "git am
+# --skip" goes on) and send.sh (b4 send on that branch).
 # Output: MAIL_OUT/<topic>/v<N>/ (replaced if it exists).
-# What it needs: git, git-email (lab/deps.sh), perl, build/src and
+# What it needs: git, b4 (lab/deps.sh), perl, python3, build/src and
 # build/linux ("make tree"); a make check report of the same tree.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -111,8 +110,7 @@ stage mail "$LOGS/mail.log"
 for f in "$MAINTAINERS_TREE/scripts/get_maintainer.pl" "$MAINTAINERS_TREE/MAINTAINERS"; do
 	[ -f "$f" ] || die "no $f (MAINTAINERS_TREE=$MAINTAINERS_TREE); run 'make tree' first"
 done
-[ -x "$(git --exec-path)/git-send-email" ] ||
-	die "git send-email is missing; run 'make deps' (Debian package git-email)"
+command -v b4 > /dev/null || die "b4 is missing; run 'make deps' (Debian package b4)"
 
 ver=$(cat "$BUILD/src.version")
 origin=$(cat "$BUILD/src.origin")
@@ -145,33 +143,6 @@ if [ ! -d "$wt/.git" ]; then
 fi
 run_logged git -C "$wt" fetch -q --force "$SRC_DIR" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG" ||
 	die "could not fetch the baseline"
-
-# get_maintainer FILE: "to ADDR" / "cc ADDR" lines for one patch file, as
-# b4 prep --auto-to-cc splits them: To is everyone but the lists (--nol:
-# maintainers, reviewers, supporters), Cc is the lists (--nom), both
-# without git history (--nogit --nogit-fallback) and without the poster.
-get_maintainer() {
-	local gm=(perl scripts/get_maintainer.pl --nogit --nogit-fallback --nogit-chief-penguins --norolestats)
-	(cd "$MAINTAINERS_TREE" && "${gm[@]}" --nol "$1" 2>> "$STAGE_LOG") | sed 's/^/to /' || return 1
-	(cd "$MAINTAINERS_TREE" && "${gm[@]}" --nom "$1" 2>> "$STAGE_LOG") | sed 's/^/cc /' || return 1
-}
-
-# add_headers FILE TO CC: put To:/Cc: headers (comma lists, folded) after Subject
-add_headers() {
-	python3 - "$@" <<'PY'
-import sys
-path, to, cc = sys.argv[1], sys.argv[2], sys.argv[3]
-text = open(path).read()
-head, sep, body = text.partition('\n\n')
-def fold(name, addrs):
-    addrs = [a for a in addrs.split('\n') if a]
-    if not addrs:
-        return ''
-    return '%s: %s\n' % (name, ',\n\t'.join(addrs))
-head = head + '\n' + fold('To', to) + fold('Cc', cc)
-open(path, 'w').write(head.rstrip('\n') + sep + body)
-PY
-}
 
 # The make check run to quote: MAIL_REPORT, or the newest build/<line>/run-*/
 # with a summary.  It must be of build/linux's tree (run.sh writes
@@ -289,50 +260,9 @@ for t in "${topics[@]}"; do
 	fi
 	mkdir -p "$out"
 
-	say "$t: git am ${#files[@]} patch(es) onto Linux $ver as $ident"
-	git -C "$wt" am --abort > /dev/null 2>&1 || true
-	run_logged git -C "$wt" checkout -q -f --detach "$BASE_TAG" || die "checkout of $BASE_TAG failed"
-	for f in "${files[@]}"; do
-		run_logged git -C "$wt" -c am.threeWay=false am -q "$PATCHES/$t/$f" ||
-			die "$PDIR/$t/$f does not apply to Linux $ver"
-		git -C "$wt" log -1 --format=%B |
-			sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
-			run_logged git -C "$wt" commit -q --amend --reset-author -s -F - ||
-			die "could not set the poster on $PDIR/$t/$f"
-	done
-
-	vopt=()
-	[ "$V" -gt 1 ] && vopt=(-v "$V")
-	run_logged git -C "$wt" -c core.abbrev=12 format-patch -q --cover-letter --thread=shallow \
-		--subject-prefix="$PREFIX" "${vopt[@]}" --no-base -o "$out" "$BASE_TAG..HEAD" ||
-		die "git format-patch failed for $t"
-	cover=$(ls "$out"/*0000-cover-letter.patch)
-
-	# To/Cc: per patch, every patch Cc'd to all the topic's lists, and the
-	# union on the cover letter
-	mapfile -t pfiles < <(ls "$out"/*.patch | grep -v '/[v0-9-]*0000-cover-letter\.patch$')
-	gmdir=$(mktemp -d)
-	for p in "${pfiles[@]}"; do
-		get_maintainer "$p" | grep -vF "<$paddr>" | awk '!seen[substr($0, 4)]++' > "$gmdir/${p##*/}" ||
-			die "get_maintainer.pl failed on ${p##*/}"
-		[ -s "$gmdir/${p##*/}" ] || die "get_maintainer.pl found nobody for ${p##*/}"
-	done
-	uto=$(cat "$gmdir"/* | sed -n 's/^to //p' | awk '!seen[$0]++')
-	lists=$(cat "$gmdir"/* | sed -n 's/^cc //p' | awk '!seen[$0]++')
-	ucc=$(grep -vxF -f <(printf '%s\n' "$uto") <<< "$lists" || true)
-	: > "$out/to-cc.txt"
-	for p in "${pfiles[@]}"; do
-		pto=$(sed -n 's/^to //p' "$gmdir/${p##*/}")
-		pcc=$(printf '%s\n' "$(sed -n 's/^cc //p' "$gmdir/${p##*/}")" "$ucc" | awk 'NF && !seen[$0]++' |
-			grep -vxF -f <(printf '%s\n' "$pto") || true)
-		add_headers "$p" "$pto" "$pcc"
-		{ echo "${p##*/}:"; sed 's/^/  to /' <<< "$pto"; sed 's/^/  cc /' <<< "$pcc"; } >> "$out/to-cc.txt"
-	done
-	rm -rf "$gmdir"
-	add_headers "$cover" "$uto" "$ucc"
-	{ echo "cover letter (union):"; sed 's/^/  to /' <<< "$uto"; sed 's/^/  cc /' <<< "$ucc"; } >> "$out/to-cc.txt"
-
-	# The cover letter's text
+	say "$t: b4 prep, ${#files[@]} patch(es) onto Linux $ver as $ident"
+	# The cover letter's text: b4 adds the shortlog, the diffstat and
+	# change-id (the template below), and To/Cc
 	body=$motivation$'\n\n'$paras$'\n\n'
 	tm=$(test_matrix "$rdir" "$t") || die "could not read the make check report in $rdir"
 	bt=$(bench_table "$bench_re") || die "lab/compare.py report failed on the bench results (log: $STAGE_LOG)"
@@ -341,41 +271,70 @@ for t in "${topics[@]}"; do
 	body+=$changes
 	body+=$(fold -s -w 72 <<< "$base_text" | sed 's/ *$//')$'\n'
 	[ -z "$base_commit" ] || body+=$'\n'"base-commit: $base_commit"$'\n'
-	if SUBJECT=$subject BODY=$body python3 - "$cover" <<'PY'
-import os, sys
-path = sys.argv[1]
-text = open(path).read()
-for marker, new in (('*** SUBJECT HERE ***', os.environ['SUBJECT']),
-                    ('*** BLURB HERE ***', os.environ['BODY'].rstrip('\n'))):
-    if marker not in text:
-        sys.exit('mail: %s not in %s' % (marker, path))
-    text = text.replace(marker, new, 1)
-open(path, 'w').write(text)
-PY
-	then :; else die "could not fill in $cover"; fi
+	printf '%s\n\n%s' "$subject" "$body" > "$wt/.git/mmscale-cover.txt"
 
-	# The whole posting as one mbox, the send-email dry run, and send.sh:
-	# the same command without --dry-run
-	cat "$cover" "${pfiles[@]}" > "$out/posting.mbox"
-	send=(git send-email --confirm=always --no-thread --no-annotate --no-format-patch
-		--suppress-cc=self --from="$ident" --8bit-encoding=UTF-8)
-	say "$t: git send-email --dry-run"
-	if ! (cd "$wt" && "${send[@]}" --dry-run --confirm=never "$cover" "${pfiles[@]}") \
-		> "$out/send-email-dry-run.txt" 2>&1 < /dev/null; then
-		tail -n 5 "$out/send-email-dry-run.txt" >&2
-		die "git send-email --dry-run failed for $t (see $out/send-email-dry-run.txt)"
-	fi
+	# b4 prep: a branch b4/<topic> from the baseline, the cover letter
+	# (b4 --edit-cover, the editor a copy), the prefixes and the
+	# revision, then --auto-to-cc: get_maintainer.pl of MAINTAINERS_TREE
+	# per patch, To: --nol (maintainers, reviewers), Cc: --nom (the
+	# lists), all collected on the cover letter
+	gm="perl $MAINTAINERS_TREE/scripts/get_maintainer.pl --mpath $MAINTAINERS_TREE/MAINTAINERS --nogit --nogit-fallback --nogit-chief-penguins --norolestats"
+	git -C "$wt" config b4.send-auto-to-cmd "$gm --nol"
+	git -C "$wt" config b4.send-auto-cc-cmd "$gm --nom"
+	printf '%s\n' '${cover}' '' '---' '${shortlog}' '' '${diffstat}' '---' 'change-id: ${change_id}' '' \
+		'Best regards,' '-- ' '${signature}' > "$wt/.git/mmscale-cover.tmpl"
+	git -C "$wt" config b4.prep-cover-template "$wt/.git/mmscale-cover.tmpl"
+	git -C "$wt" config user.name "$pname"
+	git -C "$wt" config user.email "$paddr"
+	git -C "$wt" am --abort > /dev/null 2>&1 || true
+	run_logged git -C "$wt" checkout -q -f -B mmscale-base "$BASE_TAG" || die "checkout of $BASE_TAG failed"
+	git -C "$wt" branch -q -D "b4/$t" > /dev/null 2>&1 || true
+	extra=$(tr ' ' '\n' <<< "$PREFIX" | grep -vx PATCH | paste -sd' ' || true)
+	(
+		cd "$wt" || exit 1
+		b4 prep -n "$t" -f "$BASE_TAG" || exit 1
+		for f in "${files[@]}"; do
+			git -c am.threeWay=false am -q "$PATCHES/$t/$f" || exit 1
+			git log -1 --format=%B | sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
+				git commit -q --amend --reset-author -s -F - || exit 1
+		done
+		EDITOR="cp $wt/.git/mmscale-cover.txt" b4 prep --edit-cover || exit 1
+		[ -z "$extra" ] || b4 prep --set-prefixes $extra || exit 1
+		[ "$V" = 1 ] || b4 prep --force-revision "$V" || exit 1
+		b4 prep --auto-to-cc
+	) >> "$STAGE_LOG" 2>&1 || die "b4 prep of $t failed (does $PDIR/$t apply to Linux $ver?)"
+
+	# b4 send -o: every mail, as b4 would send it, and nothing sent (the
+	# dummy SMTP server stops b4 from choosing its web endpoint, which
+	# would want a signing key); --not-me-too: not to the poster
+	say "$t: b4 send -o (a dry run: every mail written, none sent)"
+	(cd "$wt" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpServer GIT_CONFIG_VALUE_0=/bin/false \
+		b4 send -o "$out/b4" --no-sign --not-me-too) >> "$STAGE_LOG" 2>&1 ||
+		die "b4 send -o failed for $t"
+	mapfile -t mails < <(ls "$out"/b4/*.eml)
+	[ "${#mails[@]}" = "$((${#files[@]} + 1))" ] ||
+		die "b4 send -o wrote ${#mails[@]} mails for $t; expected ${#files[@]} patches and a cover letter"
+	# the whole posting as one mbox (mboxrd: "From " lines in a body are
+	# quoted), cover letter first: git am stops at it, "git am --skip" goes on
+	python3 -c 'import mailbox, sys
+mb = mailbox.mbox(sys.argv[1])
+for f in sys.argv[2:]:
+    mb.add(mailbox.mboxMessage(open(f, "rb").read()))
+mb.flush()' "$out/posting.mbox" "${mails[@]}" || die "could not write $out/posting.mbox"
+	uto=$(sed -n '/^$/q; /^To:/,/^[^ ]/p' "${mails[0]}" | grep -v '^Cc:' | sed 's/^To: //; s/^ //' | tr -d '\n' |
+		sed 's/, */\n/g' | grep -c . || true)
 	{
 		echo "#!/bin/bash"
-		echo "# Sends the $t posting v$V as it was dry-run (send-email-dry-run.txt)."
-		echo "# Needs git config sendemail.smtpServer (and smtpUser etc.) for your mail server."
-		echo "cd \"\$(dirname \"\$0\")\" || exit 1"
-		printf '%q ' "${send[@]}"
-		printf '%q ' "${cover##*/}" "${pfiles[@]##*/}"
-		echo
+		echo "# Sends the $t posting v$V as b4 wrote it (b4/*.eml, the To/Cc b4 prep collected):"
+		echo "# b4 send on b4 prep's branch in the mail tree.  Needs your b4 and git"
+		echo "# sendemail settings (docs/posting.md); b4 asks before it sends."
+		echo "cd $(printf '%q' "$wt") || exit 1"
+		echo "git checkout -q b4/$t || exit 1"
+		echo "[ \"\$(b4 prep --show-revision 2>/dev/null)\" = $V ] || { echo \"b4/$t is no longer v$V (make mail ran again)\" >&2; exit 1; }"
+		echo 'exec b4 send "$@"'
 	} > "$out/send.sh"
 	chmod +x "$out/send.sh"
 	[ -z "$no_report" ] || say "WARNING: $t: $no_report; the cover letter says the posting is untested (run 'make check', then 'make mail' again)"
-	say "$t: wrote $out ($((${#pfiles[@]} + 1)) mails, To: $(wc -l <<< "$uto") maintainer(s), Cc: $(grep -c . <<< "$ucc" || true))"
+	say "$t: wrote $out (${#mails[@]} mails, each To: $uto)"
 done
-say "nothing was sent; read each send-email-dry-run.txt, then run its send.sh (docs/posting.md)"
+say "nothing was sent; read the mails in each b4/, then run its send.sh (docs/posting.md)"

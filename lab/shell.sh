@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# lab/shell.sh - "make shell": a shell inside a kernel the lab built, under
-# QEMU, on this terminal.
+# lab/shell.sh - "make shell": a shell inside a kernel the lab built, booted
+# with virtme-ng (vng) under QEMU, on this terminal.
 #
 # Usage: lab/shell.sh [CONFIG...]       (make shell [CONFIGS="..."])
 #   CONFIG...: the config fragments of a kernel that "make build" built
@@ -8,19 +8,21 @@
 #   lab/common.sh's DEFAULT_CONFIGS (make check's, and make build's
 #   default), the patched kernel with the series' options on.
 # Environment: APPEND (more kernel command line, e.g. the series' boot
-# switches: APPEND="slab_free_lock_first=off memcg_stock_evict=random"),
-# ACCEL, ACCEL_PROBE (see lab/boot.sh), BOOT_TIMEOUT (seconds; QEMU is
-# killed after it; default 86400).  All are checked, and the kernel must
-# exist, before anything is written.
-# What it does: boots that kernel with lab/boot.sh -i: the guest of the
-# tests (lab/guest-init.sh: the host's / read only over 9p, tmpfs on /tmp,
-# cgroup v2, debugfs, tracefs, the kernel's own modules, the ext4 scratch
-# disk on /mnt; 2 vCPUs on 2 NUMA nodes, 3 GiB), whose plan is
-# lab/guest-shell.sh: a banner that says where the series' knobs are, then
-# an interactive bash with job control on the console.  The console is this
-# terminal: "exit" powers the guest off, Ctrl-a x quits QEMU.  The whole
-# session is also written to build/shell-<name>/console.log.
-# What it needs: the kernel (make build CONFIGS=...), qemu-system-x86.
+# switches), ACCEL (tcg: vng --disable-kvm, single-threaded; kvm; auto, the
+# default: KVM only where lab/boot.sh's probe found that it boots this
+# kernel on this host), BOOT_TIMEOUT (seconds, default 86400).  All are
+# checked, and the kernel and vng must exist, before anything is written.
+# What it does: vng --run the kernel: the host's / over 9p (vng's
+# in-memory overlays make /etc, /usr, /var, /tmp writable), cgroup v2,
+# debugfs, tracefs, the kernel's modules (vng links them into the build
+# folder's .virtme_mods/), 2 vCPUs on 2 NUMA nodes, 3 GiB, a fresh ext4
+# scratch disk (virtio-blk); the console on ttyS0, this terminal, with the
+# line's boot arguments (LINE_BOOT_APPEND).  vng's shell is
+# lab/guest-shell.sh (banner, then bash with job control); "exit" powers
+# off.  The session also goes to build/shell-<name>/console.log
+# (script(1)).  Exits with vng's status; non-zero when the guest panicked.
+# What it needs: the kernel (make build), virtme-ng (make deps unpacks it
+# from Debian sid), qemu-system-x86, util-linux (script), e2fsprogs.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -32,17 +34,38 @@ want_boot_settings
 [[ ${APPEND:-} =~ ^[[:print:]]*$ ]] || die "APPEND must be one line of kernel command line"
 name=$(echo ${configs//,/ } | tr ' ' -)
 O=$BUILD/$name
-[ -f "$O/arch/x86/boot/bzImage" ] && [ -d "$O/modroot/lib/modules" ] ||
+kernel=$O/arch/x86/boot/bzImage
+[ -f "$kernel" ] && [ -f "$O/.config" ] ||
 	die "no kernel in $O; run make build CONFIGS=\"${configs//,/ }\" first"
+vng_ready
+command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 is missing; run make deps"
 
-# the host terminal's size and type, for the guest's tty and bash
-vars=()
-if [ -t 0 ] && size=$(stty size 2>/dev/null) && [[ $size =~ ^([1-9][0-9]*)\ ([1-9][0-9]*)$ ]]; then
-	vars+=("MMSCALE_TTY_SIZE=${BASH_REMATCH[1]}x${BASH_REMATCH[2]}")
+accel=${ACCEL:-auto}
+if [ "$accel" = auto ]; then
+	accel=tcg
+	read -r kept _ 2>/dev/null < "$(accel_verdict "$kernel")" || kept=
+	[ "$kept" != kvm ] || accel=kvm
 fi
-[[ ${TERM:-} =~ ^[A-Za-z0-9._+-]+$ ]] && vars+=("TERM=$TERM")
-# the line's options, for the banner (patches/<line>/line.env LINE_OPTIONS)
-vars+=("MMSCALE_OPTIONS=$(echo $LINE_OPTIONS | tr ' ' ,)")
-exec "$LAB_DIR/boot.sh" -i -k "$O/arch/x86/boot/bzImage" -M "$O/modroot" \
-	-l "$BUILD/shell-$name/console.log" -p "$LAB_DIR/guest-shell.sh" -t "$BOOT_TIMEOUT" \
-	${APPEND:+-a "$APPEND"} -- "${vars[@]}"
+dir=$BUILD/shell-$name
+log=$dir/console.log
+mkdir -p "$dir"
+rm -f "$dir/scratch.img"
+truncate -s 2G "$dir/scratch.img"
+mkfs.ext4 -q -F "$dir/scratch.img" || die "mkfs.ext4 of the scratch disk failed"
+trap 'rm -f "$dir/scratch.img"' EXIT
+
+# the line's options go to the banner (patches/<line>/line.env)
+append="console=ttyS0${LINE_BOOT_APPEND:+ $LINE_BOOT_APPEND}${APPEND:+ $APPEND}"
+append+=" MMSCALE_OPTIONS=$(echo $LINE_OPTIONS | tr ' ' ,)"
+qopts="-drive file=$dir/scratch.img,format=raw,if=virtio,cache=unsafe"
+[ "$accel" = kvm ] || qopts+=" -accel tcg,thread=single"
+vng=(vng --run "$kernel" --cpus 2 --memory 3G --numa 1536M,cpus=0 --numa 1536M,cpus=1
+	--append "$append" --shell "$LAB_DIR/guest-shell.sh" --cwd / "--qemu-opts=$qopts")
+[ "$accel" = kvm ] || vng+=(--disable-kvm)
+say "booting $name with virtme-ng $(cat "$VNG_DIR/version") ($accel, 2 vCPUs, 2 NUMA nodes, 3 GiB); exit or Ctrl-d powers off; the session goes to $log"
+rc=0
+timeout --foreground -k 10 "$BOOT_TIMEOUT" script -q -e -f -c "$(printf '%q ' "${vng[@]}")" "$log" || rc=$?
+[ "$rc" != 124 ] && [ "$rc" != 137 ] || die "the guest did not finish within ${BOOT_TIMEOUT}s; QEMU was killed (log: $log)"
+! grep -q 'Kernel panic' "$log" || die "the guest panicked (log: $log)"
+[ "$rc" = 0 ] || die "vng exited with status $rc (log: $log)"
+say "the guest powered off"

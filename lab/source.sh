@@ -38,31 +38,20 @@ else
 fi
 no_apt="apt-get is not available to install $DEB_PKG; install it by hand or set LINUX_SRC=/path/to/linux-${LINE_KERNEL_GLOB%.\*}.y"
 
-# fetch_private: download DEB_PKG from LINE_DEB_SUITE into APT_DIR with its
-# own sources list and lists (apt-get download: nothing is installed) and
-# unpack it into APT_DIR/root; prints nothing, sets pkgver
+# fetch_private: download DEB_PKG from LINE_DEB_SUITE into APT_DIR
+# (apt_download: a private apt state, nothing installed) and unpack it
+# into APT_DIR/root; prints nothing, sets pkgver
 fetch_private() {
-	local d=$APT_DIR deb
-	local o=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache::Archives=$d/archives"
-		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
-	rm -rf "$d"
-	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/dl"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $LINE_DEB_SUITE main" > "$d/sources.list"
-	say "fetching $DEB_PKG from $LINE_DEB_SUITE (private apt state in $d; nothing is installed)"
-	run_logged "$APT_GET" "${o[@]}" update || die "apt-get update of $LINE_DEB_SUITE failed"
-	(cd "$d/dl" && "$APT_GET" "${o[@]}" download "$DEB_PKG") >> "$STAGE_LOG" 2>&1 ||
-		die "apt-get download $DEB_PKG from $LINE_DEB_SUITE failed"
-	deb=$(ls "$d"/dl/"$DEB_PKG"_*.deb 2>/dev/null | head -n1)
-	[ -n "$deb" ] || die "apt-get download left no $DEB_PKG .deb in $d/dl"
+	local deb
+	deb=$(apt_download "$LINE_DEB_SUITE" "$DEB_PKG" "$APT_DIR") || exit 1
 	pkgver=$(dpkg-deb -f "$deb" Version)
 	if [ "$pkgver" != "$want_ver" ]; then
 		rm -f "$deb"   # refused below, before anything is unpacked
 		return 0
 	fi
-	dpkg-deb -x "$deb" "$d/root" || die "could not unpack $deb"
+	dpkg-deb -x "$deb" "$APT_DIR/root" || die "could not unpack $deb"
 	rm -f "$deb"
-	echo "$pkgver" > "$d/version"
+	echo "$pkgver" > "$APT_DIR/version"
 }
 
 if [ -n "${LINUX_SRC:-}" ]; then

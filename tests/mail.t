@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/mail.t - lab/mail.sh (make mail): refuses a missing or placeholder
 # identity, a bad version or topic with one line, and writes a posting per
-# topic whose To/Cc name that topic's maintainers and lists, whose From and
-# Signed-off-by are the poster's, and whose mbox and dry run exist.
+# topic through b4 (prep, --auto-to-cc, send -o) whose To/Cc name that
+# topic's maintainers and lists, whose From and Signed-off-by are the
+# poster's, and whose mbox and send.sh exist.
 # Needs: build/src and build/linux ("make tree"); skipped without them;
 # about a minute.  Writes only into a scratch folder.
 source "$(dirname "$0")/tap.sh"
@@ -75,7 +76,7 @@ check "make mail writes every topic" test $? -eq 0
 expect() {
 	local t=$1 c
 	shift
-	c=$(ls "$tmp/out/$t/v1/"*0000-cover-letter.patch 2>/dev/null)
+	c=$(ls "$tmp/out/$t/v1/b4/"0000-*.eml 2>/dev/null)
 	sed '/^$/q' "$c" > "$tmp/h" 2>/dev/null
 	for re in "$@"; do
 		has "$tmp/h" "$re" || return 1
@@ -95,23 +96,27 @@ esac
 has_topic slub && check "slub: To the slab maintainers" expect slub "${slab_to[@]}" 'linux-mm@kvack.org'
 has_topic vmalloc && check "vmalloc: To the vmalloc maintainers" expect vmalloc 'urezki@gmail.com' 'akpm@linux-foundation.org'
 has_topic memcg && check "memcg: To the memcg maintainers, Cc cgroups" expect memcg 'hannes@cmpxchg.org' 'mhocko@kernel.org' 'cgroups@vger.kernel.org'
-has_topic slub && check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $tmp/out/slub/v1/*0000-cover-letter.patch | grep -q cgroups@vger"
+has_topic slub && check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $tmp/out/slub/v1/b4/0000-*.eml | grep -q cgroups@vger"
 for t in $topics; do
 	d=$tmp/out/$t/v1
-	check "$t: From is the poster in every mail" test "$(grep -c '^From: A Poster <poster@example.org>' "$d/posting.mbox")" = "$(grep -c '^From [0-9a-f]\{40\} ' "$d/posting.mbox")"
+	n=$(grep -c '^From ' "$d/posting.mbox")
+	check "$t: the mbox holds every patch and the cover letter" test "$n" = "$(($(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/$t/series" | wc -l) + 1))"
+	check "$t: b4 send -o wrote the same mails" test "$(ls "$d"/b4/*.eml | wc -l)" = "$n"
+	check "$t: From is the poster in every mail" test "$(grep -c '^From: A Poster <poster@example.org>' "$d/posting.mbox")" = "$n"
 	check "$t: Signed-off-by the poster, never the placeholder" \
 		bash -c "grep -q '^Signed-off-by: A Poster <poster@example.org>' $d/posting.mbox && ! grep -q 'mmscale@localhost' $d/posting.mbox"
-	check "$t: every patch has its own To:" test "$(grep -c '^To: ' "$d/posting.mbox")" = "$(grep -c '^From [0-9a-f]\{40\} ' "$d/posting.mbox")"
-	check "$t: the send-email dry run went through" has "$d/send-email-dry-run.txt" '^Dry-OK'
-	check "$t: the cover letter has no format-patch marker left" bash -c "! grep -q '\*\*\* .* HERE \*\*\*' $d/*0000-cover-letter.patch"
+	check "$t: every mail has a To:" test "$(grep -c '^To: ' "$d/posting.mbox")" = "$n"
+	check "$t: ... and the poster is in no To: or Cc: (b4 send --not-me-too)" \
+		bash -c "! sed -n '/^\(To\|Cc\):/,/^[^ ]/p' $d/posting.mbox | grep -q poster@example.org"
+	check "$t: the cover letter has nothing of b4's template left to edit" bash -c "! grep -q EDITME $d/posting.mbox"
 	check "$t: the cover letter names the base" has "$d/posting.mbox" '^Based on Linux '"$LV"'\.[0-9]+'
 	check "$t: the cover letter quotes the make check report" has "$d/posting.mbox" '^  memcg_stock +11 +0 +0'
 	check "$t: every mail is Cc'd to linux-mm" test "$(awk '
-		/^From [0-9a-f]+ / { n++; inh = 1 } inh && /^$/ { inh = 0 }
+		/^From / { n++; inh = 1 } inh && /^$/ { inh = 0 }
 		inh && /linux-mm@kvack\.org/ { has[n] = 1 }
 		END { c = 0; for (i = 1; i <= n; i++) c += has[i]; print (n > 0 && c == n) ? "all" : c "/" n }' "$d/posting.mbox")" = all
-	check "$t: subjects say RFC PATCH" has "$d/posting.mbox" '^Subject: \[RFC PATCH( 6\.12)? 0+/[0-9]+\]'
-	check "$t: send.sh is the dry run's command" bash -c "grep -q 'git send-email --confirm=always --no-thread' $d/send.sh && test -x $d/send.sh"
+	check "$t: subjects say PATCH RFC (b4's order)" has "$d/posting.mbox" '^Subject: \[PATCH RFC( 6\.12)? 0+/[0-9]+\]'
+	check "$t: send.sh runs b4 send on b4 prep's branch" bash -c "grep -q '^git checkout -q b4/$t ' $d/send.sh && grep -q '^exec b4 send' $d/send.sh && test -x $d/send.sh"
 done
 # a patch paragraph of the cover must name the patch's option or say that
 # it takes none ("no option", a bug fix): one that does neither is refused

@@ -1,22 +1,21 @@
 #!/usr/bin/env bash
-# tests/shell.t - make shell (lab/shell.sh).  Without a kernel: an unknown
-# fragment and a kernel that was not built end it with one line, before
-# anything is written, and make shell boots make check's kernel unless
-# CONFIGS says otherwise.  With make check's kernel built (build/<RUN_CONFIGS
-# joined by ->): a here-document typed into the console once the banner is
-# up runs in the guest (the kernel's release, the series' sysctl, job
-# control on the console's tty, cgroup v2, tracefs and the kernel's
-# modules), APPEND reaches the kernel command line, and "exit" powers the
-# guest off.
-# Needs: bash, make; for the boot, that kernel (and qemu-system-x86, which
-# the build's make deps installed): without it those cases are skipped (CI
+# tests/shell.t - make shell (lab/shell.sh), which boots through
+# virtme-ng.  Without a kernel: an unknown fragment, a kernel that was not
+# built, and a missing virtme-ng end it with one line, before anything is
+# written, and make shell boots make check's kernel unless CONFIGS says
+# otherwise.  With make check's kernel built (build/<RUN_CONFIGS joined by
+# ->) and virtme-ng fetched (make deps): a here-document typed into the
+# console once the banner is up runs in the guest (the kernel's release,
+# the series' sysctl, 2 NUMA nodes, job control on the console's tty,
+# cgroup v2, tracefs, the kernel's modules and the scratch disk on /mnt),
+# APPEND reaches the kernel command line, and "exit" powers the guest off.
+# Needs: bash, make; for the boot, that kernel, virtme-ng and
+# qemu-system-x86 (make deps): without them those cases are skipped (CI
 # may run the lab's tests before its build).
-# Time: 60 to 100 s with the kernel (measured 2026-12-01 under TCG on a
-# 2-core machine busy with a kernel build), plus 30 s the first time a
-# kernel is booted on a host whose KVM hangs (the KVM probe, whose verdict
-# lab/boot.sh keeps, so make check's own boots then skip it); a second
-# without the kernel.  The session also goes to
-# build/shell-<name>/console.log, as make shell's does.
+# Time: 80 to 120 s with the kernel (measured 2026-12-03 under TCG on a
+# 2-core machine, idle: 75 s to the shell), a second without it.  The
+# session also goes to build/shell-<name>/console.log, as make shell's
+# does.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,22 +36,36 @@ check "a kernel that was not built is refused" test $? -ne 0
 check "... with one line that says what to run" has "$tmp/out" "^ERROR: stage shell: no kernel in $tmp/b/${check_configs// /-}; run make build CONFIGS=\"$check_configs\" first$"
 check "... both errors are one line each, and nothing was written" \
 	bash -c '[ "$(wc -l < "$1/out")" = 2 ] && [ ! -e "$1/b" ]' _ "$tmp"
+# a kernel (its two files are all lab/shell.sh looks at) but no virtme-ng
+mkdir -p "$tmp/c/${check_configs// /-}/arch/x86/boot"
+touch "$tmp/c/${check_configs// /-}/arch/x86/boot/bzImage" "$tmp/c/${check_configs// /-}/.config"
+BUILD=$tmp/c "$TOP/lab/shell.sh" > "$tmp/out2" 2>&1
+check "no virtme-ng: refused" test $? -ne 0
+check "... with one line that says to run make deps" \
+	bash -c '[ "$(wc -l < "$1/out2")" = 1 ] && grep -q "^ERROR: stage shell: virtme-ng is missing ($1/c/vng); run make deps, which fetches it from Debian sid$" "$1/out2"' _ "$tmp"
+check "... and nothing was written" test "$(find "$tmp/c" -type f | wc -l)" = 2
 
 configs=${RUN_CONFIGS:-$check_configs}
 name=${configs// /-}
 kdir=$LB/$name
-if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || [ ! -d "$kdir/modroot/lib/modules" ]; then
+if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || [ ! -f "$kdir/.config" ]; then
 	skip "a shell in make check's kernel" "no kernel in build/$name (make build CONFIGS=\"$configs\")"
+	done_testing
+	exit
+fi
+if [ ! -x "$LB/vng/root/usr/bin/vng" ]; then
+	skip "a shell in make check's kernel" "no virtme-ng in build/vng (make deps)"
 	done_testing
 	exit
 fi
 
 # Type only once the shell is up: what the serial port gets while the
 # kernel boots can be lost.  The FIFO stays open until the lines are typed.
-# a scratch BUILD that holds only a link to that kernel: the session's
-# console log (and the accelerator probe's verdict) go there, not to build/
+# a scratch BUILD that holds only links to that kernel and to virtme-ng:
+# the session's console log and scratch disk go there, not to build/
 mkdir -p "$tmp/b"
 ln -s "$kdir" "$tmp/b/$name"
+ln -s "$LB/vng" "$tmp/b/vng"
 mkfifo "$tmp/in"
 BUILD=$tmp/b BOOT_TIMEOUT=600 APPEND=slab_free_lock_first=off "$TOP/lab/shell.sh" $configs < "$tmp/in" > "$tmp/out" 2>&1 &
 pid=$!
@@ -64,7 +77,8 @@ cat >&3 <<'EOF'
 echo "uname=$(uname -r)"
 echo "threshold=$(cat /proc/sys/vm/vmap_lazy_threshold_kb)"
 echo "monitor=$(set -o | awk '$1 == "monitor" { print $2 }') tty=$(tty)"
-echo "fs=$(stat -fc %T /sys/fs/cgroup) $(stat -fc %T /sys/kernel/tracing) $(test -e /lib/modules/$(uname -r)/modules.dep && echo modules)"
+echo "fs=$(stat -fc %T /sys/fs/cgroup) $(stat -fc %T /sys/kernel/tracing) $(test -e /lib/modules/$(uname -r)/modules.dep && echo modules) mnt=$(stat -fc %T /mnt)"
+echo "nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)"
 sleep 60 &
 jobs
 kill %1
@@ -82,7 +96,9 @@ fi
 check "job control on the console's tty" has "$tmp/out" 'monitor=on tty=/dev/ttyS0'
 check "... a background job is listed" has "$tmp/out" '\[1\]\+ +Running +sleep 60 &'
 check "... and bash did not complain about the terminal" bash -c '! grep -qE "no job control|cannot set terminal process group" "$1"' _ "$tmp/out"
-check "the tests' guest: cgroup v2, tracefs, the kernel's modules" has "$tmp/out" 'fs=cgroup2fs tracefs modules'
-check "exit powered the guest off" has "$tmp/out" 'QEMU exited: guest powered off'
+check "the tests' guest: cgroup v2, tracefs, the kernel's modules, the scratch disk" has "$tmp/out" 'fs=cgroup2fs tracefs modules mnt=ext2/ext3'
+check "... on 2 NUMA nodes" has "$tmp/out" 'nodes=2'
+check "exit powered the guest off" has "$tmp/out" '\[shell \+[0-9]+s\] the guest powered off'
+check "... and the scratch disk is gone" test ! -e "$tmp/b/shell-$name/scratch.img"
 check "the session is in BUILD/shell-$name/console.log" has "$tmp/b/shell-$name/console.log" 'uname=[0-9]'
 done_testing
