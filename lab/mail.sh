@@ -110,7 +110,8 @@ stage mail "$LOGS/mail.log"
 for f in "$MAINTAINERS_TREE/scripts/get_maintainer.pl" "$MAINTAINERS_TREE/MAINTAINERS"; do
 	[ -f "$f" ] || die "no $f (MAINTAINERS_TREE=$MAINTAINERS_TREE); run 'make tree' first"
 done
-command -v b4 > /dev/null || die "b4 is missing; run 'make deps' (Debian package b4)"
+B4=${B4:-b4}   # tests point this at a missing command
+command -v "$B4" > /dev/null || die "b4 is missing; run 'make deps' (Debian package b4)"
 
 ver=$(cat "$BUILD/src.version")
 origin=$(cat "$BUILD/src.origin")
@@ -292,16 +293,16 @@ for t in "${topics[@]}"; do
 	extra=$(tr ' ' '\n' <<< "$PREFIX" | grep -vx PATCH | paste -sd' ' || true)
 	(
 		cd "$wt" || exit 1
-		b4 prep -n "$t" -f "$BASE_TAG" || exit 1
+		"$B4" prep -n "$t" -f "$BASE_TAG" || exit 1
 		for f in "${files[@]}"; do
 			git -c am.threeWay=false am -q "$PATCHES/$t/$f" || exit 1
 			git log -1 --format=%B | sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
 				git commit -q --amend --reset-author -s -F - || exit 1
 		done
-		EDITOR="cp $wt/.git/mmscale-cover.txt" b4 prep --edit-cover || exit 1
-		[ -z "$extra" ] || b4 prep --set-prefixes $extra || exit 1
-		[ "$V" = 1 ] || b4 prep --force-revision "$V" || exit 1
-		b4 prep --auto-to-cc
+		EDITOR="cp $wt/.git/mmscale-cover.txt" "$B4" prep --edit-cover || exit 1
+		[ -z "$extra" ] || "$B4" prep --set-prefixes $extra || exit 1
+		[ "$V" = 1 ] || "$B4" prep --force-revision "$V" || exit 1
+		"$B4" prep --auto-to-cc
 	) >> "$STAGE_LOG" 2>&1 || die "b4 prep of $t failed (does $PDIR/$t apply to Linux $ver?)"
 
 	# b4 send -o: every mail, as b4 would send it, and nothing sent (the
@@ -309,7 +310,7 @@ for t in "${topics[@]}"; do
 	# would want a signing key); --not-me-too: not to the poster
 	say "$t: b4 send -o (a dry run: every mail written, none sent)"
 	(cd "$wt" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpServer GIT_CONFIG_VALUE_0=/bin/false \
-		b4 send -o "$out/b4" --no-sign --not-me-too) >> "$STAGE_LOG" 2>&1 ||
+		"$B4" send -o "$out/b4" --no-sign --not-me-too) >> "$STAGE_LOG" 2>&1 ||
 		die "b4 send -o failed for $t"
 	mapfile -t mails < <(ls "$out"/b4/*.eml)
 	[ "${#mails[@]}" = "$((${#files[@]} + 1))" ] ||
@@ -330,7 +331,7 @@ mb.flush()' "$out/posting.mbox" "${mails[@]}" || die "could not write $out/posti
 		echo "# sendemail settings (docs/posting.md); b4 asks before it sends."
 		echo "cd $(printf '%q' "$wt") || exit 1"
 		echo "git checkout -q b4/$t || exit 1"
-		echo "[ \"\$(b4 prep --show-revision 2>/dev/null)\" = $V ] || { echo \"b4/$t is no longer v$V (make mail ran again)\" >&2; exit 1; }"
+		echo "[ \"\$(b4 prep --show-revision 2>/dev/null)\" = v$V ] || { echo \"b4/$t is no longer v$V (make mail ran again)\" >&2; exit 1; }"
 		echo 'exec b4 send "$@"'
 	} > "$out/send.sh"
 	chmod +x "$out/send.sh"

@@ -61,6 +61,9 @@ export TREE=$LB/linux
 mkdir -p "$BUILD"
 ln -s "$LB/src" "$BUILD/src"
 cp "$LB/src.version" "$LB/src.origin" "$BUILD/"
+B4=/nonexistent/b4 TOPIC=$LT MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nob4 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "no b4: refused with one line that says to run make deps, nothing written" \
+	bash -c '[ "$(grep -c . "$1")" = 1 ] && grep -q "^ERROR: stage mail: b4 is missing; run .make deps. (Debian package b4)" "$1" && [ ! -e "$2" ]' _ "$tmp/o" "$tmp/nob4"
 MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "no make check report: make mail still writes the posting" test -f "$tmp/nr/ptlock/v1/posting.mbox"
 check "... warns" has "$tmp/o" "WARNING: ptlock: no make check report in MAIL_REPORT=$tmp/nowhere; the cover letter says the posting is untested"
@@ -106,8 +109,12 @@ for t in $topics; do
 	check "$t: Signed-off-by the poster, never the placeholder" \
 		bash -c "grep -q '^Signed-off-by: A Poster <poster@example.org>' $d/posting.mbox && ! grep -q 'mmscale@localhost' $d/posting.mbox"
 	check "$t: every mail has a To:" test "$(grep -c '^To: ' "$d/posting.mbox")" = "$n"
-	check "$t: ... and the poster is in no To: or Cc: (b4 send --not-me-too)" \
-		bash -c "! sed -n '/^\(To\|Cc\):/,/^[^ ]/p' $d/posting.mbox | grep -q poster@example.org"
+	check "$t: ... and the poster is in no To: or Cc: (b4 send --not-me-too)" python3 -c '
+import mailbox, sys
+from email.utils import getaddresses
+for m in mailbox.mbox(sys.argv[1]):
+    if any(a == "poster@example.org" for _, a in getaddresses(m.get_all("To", []) + m.get_all("Cc", []))):
+        sys.exit(1)' "$d/posting.mbox"
 	check "$t: the cover letter has nothing of b4's template left to edit" bash -c "! grep -q EDITME $d/posting.mbox"
 	check "$t: the cover letter names the base" has "$d/posting.mbox" '^Based on Linux '"$LV"'\.[0-9]+'
 	check "$t: the cover letter quotes the make check report" has "$d/posting.mbox" '^  memcg_stock +11 +0 +0'
@@ -118,6 +125,17 @@ for t in $topics; do
 	check "$t: subjects say PATCH RFC (b4's order)" has "$d/posting.mbox" '^Subject: \[PATCH RFC( 6\.12)? 0+/[0-9]+\]'
 	check "$t: send.sh runs b4 send on b4 prep's branch" bash -c "grep -q '^git checkout -q b4/$t ' $d/send.sh && grep -q '^exec b4 send' $d/send.sh && test -x $d/send.sh"
 done
+# send.sh, with a stand-in b4 that sends nothing: it checks that b4 prep's
+# branch is still this version, then hands its arguments to b4 send
+mkdir -p "$tmp/fakeb4"
+printf '%s\n' '#!/bin/sh' '[ "$1 $2" = "prep --show-revision" ] && { echo "$FAKE_REV"; exit 0; }' 'echo "fake b4 $*"' > "$tmp/fakeb4/b4"
+chmod +x "$tmp/fakeb4/b4"
+FAKE_REV=v2 PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" > "$tmp/o" 2>&1
+rc=$?
+check "send.sh refuses when b4 prep's branch is another version now" \
+	bash -c '[ "$3" != 0 ] && grep -q "^b4/$2 is no longer v1 (make mail ran again)$" "$1"' _ "$tmp/o" "$LT" "$rc"
+FAKE_REV=v1 PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" --reflect > "$tmp/o" 2>&1
+check "... and runs b4 send with its arguments when it is not" has "$tmp/o" '^fake b4 send --reflect$'
 # a patch paragraph of the cover must name the patch's option or say that
 # it takes none ("no option", a bug fix): one that does neither is refused
 t=$LT
