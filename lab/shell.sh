@@ -57,7 +57,10 @@ trap 'rm -f "$dir/scratch.img"' EXIT
 # the line's options go to the banner (patches/<line>/line.env)
 append="console=ttyS0${LINE_BOOT_APPEND:+ $LINE_BOOT_APPEND}${APPEND:+ $APPEND}"
 append+=" MMSCALE_OPTIONS=$(echo $LINE_OPTIONS | tr ' ' ,)"
-qopts="-drive file=$dir/scratch.img,format=raw,if=virtio,cache=unsafe"
+# one socket per NUMA node, as lab/boot.sh has it: vng's -smp 2 puts both
+# CPUs in one socket across the two nodes, and the kernel WARNs in
+# topology_sane(); QEMU takes the later -smp
+qopts="-smp 2,sockets=2,cores=1,threads=1 -drive file=$dir/scratch.img,format=raw,if=virtio,cache=unsafe"
 [ "$accel" = kvm ] || qopts+=" -accel tcg,thread=single"
 vng=(vng --run "$kernel" --cpus 2 --memory 3G --numa 1536M,cpus=0 --numa 1536M,cpus=1
 	--append "$append" --shell "$LAB_DIR/guest-shell.sh" --cwd / "--qemu-opts=$qopts")

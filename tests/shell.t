@@ -78,7 +78,7 @@ echo "uname=$(uname -r)"
 echo "threshold=$(cat /proc/sys/vm/vmap_lazy_threshold_kb)"
 echo "monitor=$(set -o | awk '$1 == "monitor" { print $2 }') tty=$(tty)"
 echo "fs=$(stat -fc %T /sys/fs/cgroup) $(stat -fc %T /sys/kernel/tracing) $(test -e /lib/modules/$(uname -r)/modules.dep && echo modules) mnt=$(stat -fc %T /mnt)"
-echo "nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)"
+echo "nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) sockets=$(grep '^physical id' /proc/cpuinfo | sort -u | wc -l) warnings=$(dmesg | grep -c -E 'WARNING:|BUG:')"
 sleep 60 &
 jobs
 kill %1
@@ -97,7 +97,8 @@ check "job control on the console's tty" has "$tmp/out" 'monitor=on tty=/dev/tty
 check "... a background job is listed" has "$tmp/out" '\[1\]\+ +Running +sleep 60 &'
 check "... and bash did not complain about the terminal" bash -c '! grep -qE "no job control|cannot set terminal process group" "$1"' _ "$tmp/out"
 check "the tests' guest: cgroup v2, tracefs, the kernel's modules, the scratch disk" has "$tmp/out" 'fs=cgroup2fs tracefs modules mnt=ext2/ext3'
-check "... on 2 NUMA nodes" has "$tmp/out" 'nodes=2'
+check "... on 2 NUMA nodes, one socket each" has "$tmp/out" 'nodes=2 sockets=2'
+check "... and the kernel warned of nothing (no topology_sane WARN)" has "$tmp/out" 'sockets=2 warnings=0'
 check "exit powered the guest off" has "$tmp/out" '\[shell \+[0-9]+s\] the guest powered off'
 check "... and the scratch disk is gone" test ! -e "$tmp/b/shell-$name/scratch.img"
 check "the session is in BUILD/shell-$name/console.log" has "$tmp/b/shell-$name/console.log" 'uname=[0-9]'
