@@ -90,6 +90,7 @@ check:
 deps:
 	$(KNOBS)
 	lab/deps.sh
+	lab/deps.sh vng
 
 source:
 	$(KNOBS)

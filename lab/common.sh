@@ -325,12 +325,6 @@ want_vcpus() {
 	[ "$v" = 1 ] || [ $((v % 2)) = 0 ] || die "VCPUS must be 1 or even (2 NUMA nodes), not '$v'"
 }
 
-# accel_verdict KERNEL: the file where lab/boot.sh keeps the KVM probe's
-# verdict ("kvm" or "tcg" first) for this host and kernel image
-accel_verdict() {
-	echo "$BUILD/accel/$(uname -n | tr -c 'A-Za-z0-9._\n-' _)-$(sha256sum < "$1" | cut -c1-16)"
-}
-
 # want_boot_settings [ACCEL...]: BOOT_TIMEOUT (seconds), ACCEL and
 # ACCEL_PROBE, for every target that boots a kernel; ACCEL... are the
 # accelerators it takes besides auto, kvm and tcg (make bench: mttcg).

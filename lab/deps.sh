@@ -1,18 +1,37 @@
 #!/usr/bin/env bash
 # lab/deps.sh - stage "deps": install the Debian packages the lab needs.
 #
+# Usage: lab/deps.sh        install the Debian packages below (make deps,
+#                           and every stage that needs them)
+#        lab/deps.sh vng    fetch virtme-ng, make shell's boot tool, unless
+#                           it is there (make deps, make run and check)
 # What it does: checks with dpkg-query which of the packages below are
 # missing and, only if some are, runs apt-get update and apt-get install
-# for them.  MMSCALE_DEPS (space separated) adds packages.  Then, unless
-# it is there, fetches virtme-ng from Debian sid (make shell's boots:
-# Debian 12 has none) into build/<line>/vng with a private apt state and
-# unpacks it there: nothing is installed from sid (lab/common.sh
+# for them.  MMSCALE_DEPS (space separated) adds packages.  With "vng":
+# fetches virtme-ng from Debian sid (Debian 12 has none) into
+# build/<line>/vng with a private apt state, unpacks it there and drops
+# the apt lists: nothing is installed from sid (lab/common.sh
 # apt_download, vng_ready).
 # What it needs: Debian 12 (or later) and root for apt-get.  Writes
-# build/deps.log.
+# build/<line>/deps.log (deps-vng.log) and build/<line>/vng/.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 STAGE=deps
+if [ "${1:-}" = vng ]; then
+	stage deps-vng "$LOGS/deps-vng.log"
+	if [ -f "$VNG_DIR/version" ] && [ -x "$VNG_DIR/root/usr/bin/vng" ]; then
+		say "virtme-ng $(cat "$VNG_DIR/version") present in $VNG_DIR"
+		exit 0
+	fi
+	command -v "${APT_GET:-apt-get}" >/dev/null 2>&1 || die "apt-get is not available to fetch virtme-ng"
+	deb=$(apt_download "$VNG_SUITE" virtme-ng "$VNG_DIR") || exit 1
+	dpkg-deb -x "$deb" "$VNG_DIR/root" || die "could not unpack $deb"
+	dpkg-deb -f "$deb" Version > "$VNG_DIR/version" || die "could not read the version of $deb"
+	rm -rf "$deb" "$VNG_DIR/lists" "$VNG_DIR/archives"
+	say "virtme-ng $(cat "$VNG_DIR/version") unpacked in $VNG_DIR (vng: $VNG_DIR/root/usr/bin/vng)"
+	exit 0
+fi
+[ $# = 0 ] || { echo "usage: $0 [vng]" >&2; exit 2; }
 for p in ${MMSCALE_DEPS:-}; do
 	[[ $p =~ ^[a-z0-9][a-z0-9+.-]+$ ]] || die "MMSCALE_DEPS: '$p' is not a Debian package name"
 done
@@ -56,15 +75,3 @@ else
 		die "apt-get install failed for: ${missing[*]}"
 	say "installed ${#missing[@]} package(s)"
 fi
-
-# virtme-ng, unpacked (not installed) from sid
-if [ -f "$VNG_DIR/version" ] && [ -x "$VNG_DIR/root/usr/bin/vng" ]; then
-	say "virtme-ng $(cat "$VNG_DIR/version") present in $VNG_DIR"
-	exit 0
-fi
-command -v "${APT_GET:-apt-get}" >/dev/null 2>&1 || die "apt-get is not available to fetch virtme-ng"
-deb=$(apt_download "$VNG_SUITE" virtme-ng "$VNG_DIR") || exit 1
-dpkg-deb -x "$deb" "$VNG_DIR/root" || die "could not unpack $deb"
-dpkg-deb -f "$deb" Version > "$VNG_DIR/version"
-rm -f "$deb"
-say "virtme-ng $(cat "$VNG_DIR/version") unpacked in $VNG_DIR (vng: $VNG_DIR/root/usr/bin/vng)"

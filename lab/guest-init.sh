@@ -13,7 +13,7 @@
 # with the console quiet, so kernel messages do not break its TAP; while it
 # runs, its "ok"/"not ok" lines are echoed as progress.  At the end the whole
 # kernel log is printed between "mmscale: dmesg begin/end", unless the plan
-# set dump_dmesg=0 (lab/guest-shell.sh: the log was there to read).
+# set dump_dmesg=0 (lab/guest-deb.sh).
 # What it needs: bash, coreutils, util-linux (mount, dmesg), busybox-static
 # (poweroff -f) on the host root.  Writes only to tmpfs and the console.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin

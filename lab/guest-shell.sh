@@ -26,8 +26,9 @@ shell_banner() {
 		grep -oE "^CONFIG_($(echo "${MMSCALE_OPTIONS:+$MMSCALE_OPTIONS,}SLUB_STATS" | tr , '|'))=.*" |
 		sed 's/^CONFIG_//' | tr '\n' ' ')
 	echo "mmscale: shell on Linux $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB"
-	echo "  leave: exit or Ctrl-d (powers off)"
-	echo "  the host's / is the root; what is written to it stays in memory; /mnt is an ext4 scratch disk"
+	echo "  leave: exit or Ctrl-d (powers off); Ctrl-a x quits QEMU at once (Ctrl-a a sends Ctrl-a)"
+	echo "  the host's / is the root, read only but for /etc /lib /home /opt /srv /usr /var /tmp,"
+	echo "  whose writes stay in memory; /mnt is an ext4 scratch disk"
 	echo "  kernel messages: dmesg (the console is quiet; dmesg -n 7 shows them here)"
 	echo "The series' knobs in this kernel (options: ${opts:-none of them})"
 	if [ -e /proc/sys/vm/vmap_lazy_threshold_kb ]; then

@@ -285,25 +285,35 @@ for t in "${topics[@]}"; do
 	printf '%s\n' '${cover}' '' '---' '${shortlog}' '' '${diffstat}' '---' 'change-id: ${change_id}' '' \
 		'Best regards,' '-- ' '${signature}' > "$wt/.git/mmscale-cover.tmpl"
 	git -C "$wt" config b4.prep-cover-template "$wt/.git/mmscale-cover.tmpl"
+	# what a user's own b4 settings would change: the cover letter in its
+	# own commit, no standing To/Cc, the editor a copy of the text
+	git -C "$wt" config b4.prep-cover-strategy commit
+	git -C "$wt" config b4.send-series-to ""
+	git -C "$wt" config b4.send-series-cc ""
+	git -C "$wt" config core.editor "cp $wt/.git/mmscale-cover.txt"
 	git -C "$wt" config user.name "$pname"
 	git -C "$wt" config user.email "$paddr"
 	git -C "$wt" am --abort > /dev/null 2>&1 || true
 	run_logged git -C "$wt" checkout -q -f -B mmscale-base "$BASE_TAG" || die "checkout of $BASE_TAG failed"
 	git -C "$wt" branch -q -D "b4/$t" > /dev/null 2>&1 || true
 	extra=$(tr ' ' '\n' <<< "$PREFIX" | grep -vx PATCH | paste -sd' ' || true)
-	(
-		cd "$wt" || exit 1
-		"$B4" prep -n "$t" -f "$BASE_TAG" || exit 1
+	# each step that fails says so last in the log: "failed: STEP"
+	if ! (
+		fail() { echo "failed: $*"; exit 1; }
+		cd "$wt" || fail "cd $wt"
+		"$B4" prep -n "$t" -f "$BASE_TAG" || fail "b4 prep -n $t"
 		for f in "${files[@]}"; do
-			git -c am.threeWay=false am -q "$PATCHES/$t/$f" || exit 1
+			git -c am.threeWay=false am -q "$PATCHES/$t/$f" || fail "$PDIR/$t/$f does not apply to Linux $ver"
 			git log -1 --format=%B | sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
-				git commit -q --amend --reset-author -s -F - || exit 1
+				git commit -q --amend --reset-author -s -F - || fail "setting the poster on $PDIR/$t/$f"
 		done
-		EDITOR="cp $wt/.git/mmscale-cover.txt" "$B4" prep --edit-cover || exit 1
-		[ -z "$extra" ] || "$B4" prep --set-prefixes $extra || exit 1
-		[ "$V" = 1 ] || "$B4" prep --force-revision "$V" || exit 1
-		"$B4" prep --auto-to-cc
-	) >> "$STAGE_LOG" 2>&1 || die "b4 prep of $t failed (does $PDIR/$t apply to Linux $ver?)"
+		"$B4" prep --edit-cover || fail "b4 prep --edit-cover"
+		[ -z "$extra" ] || "$B4" prep --set-prefixes $extra || fail "b4 prep --set-prefixes $extra"
+		[ "$V" = 1 ] || "$B4" prep --force-revision "$V" || fail "b4 prep --force-revision $V"
+		"$B4" prep --auto-to-cc || fail "b4 prep --auto-to-cc"
+	) >> "$STAGE_LOG" 2>&1; then
+		die "$(tail -n1 "$STAGE_LOG" | sed -n 's/^failed: //p' | grep . || echo "b4 prep of $t")"
+	fi
 
 	# b4 send -o: every mail, as b4 would send it, and nothing sent (the
 	# dummy SMTP server stops b4 from choosing its web endpoint, which
@@ -315,27 +325,34 @@ for t in "${topics[@]}"; do
 	mapfile -t mails < <(ls "$out"/b4/*.eml)
 	[ "${#mails[@]}" = "$((${#files[@]} + 1))" ] ||
 		die "b4 send -o wrote ${#mails[@]} mails for $t; expected ${#files[@]} patches and a cover letter"
-	# the whole posting as one mbox (mboxrd: "From " lines in a body are
-	# quoted), cover letter first: git am stops at it, "git am --skip" goes on
+	# the whole posting as one mbox (Python's mailbox: a body's "From "
+	# lines are quoted ">From "), cover letter first: git am stops at it,
+	# "git am --skip" goes on
 	python3 -c 'import mailbox, sys
 mb = mailbox.mbox(sys.argv[1])
 for f in sys.argv[2:]:
     mb.add(mailbox.mboxMessage(open(f, "rb").read()))
 mb.flush()' "$out/posting.mbox" "${mails[@]}" || die "could not write $out/posting.mbox"
-	uto=$(sed -n '/^$/q; /^To:/,/^[^ ]/p' "${mails[0]}" | grep -v '^Cc:' | sed 's/^To: //; s/^ //' | tr -d '\n' |
-		sed 's/, */\n/g' | grep -c . || true)
+	grep -q '^To: .*@' "${mails[0]}" || die "get_maintainer.pl found nobody for $t: its cover letter has no To"
+	# send.sh sends b4 prep's branch as it is now: it must still be the
+	# commit these mails were written from (make check's topic checks and
+	# a later make mail rebuild it, with another identity or version)
+	head=$(git -C "$wt" rev-parse "b4/$t")
 	{
 		echo "#!/bin/bash"
-		echo "# Sends the $t posting v$V as b4 wrote it (b4/*.eml, the To/Cc b4 prep collected):"
-		echo "# b4 send on b4 prep's branch in the mail tree.  Needs your b4 and git"
-		echo "# sendemail settings (docs/posting.md); b4 asks before it sends."
+		echo "# Sends the $t posting v$V as b4 wrote it in b4/: b4 send on b4 prep's"
+		echo "# branch b4/$t of the mail tree, still at the commit the mails came from."
+		echo "# Needs your mail server in git config sendemail.*, and a patatt key"
+		echo "# unless you pass --no-sign (docs/posting.md); b4 asks before it sends."
 		echo "cd $(printf '%q' "$wt") || exit 1"
+		echo "[ \"\$(git rev-parse b4/$t 2>/dev/null)\" = $head ] ||"
+		echo "	{ echo \"b4/$t is no longer the commit of this posting (make mail or make check rebuilt it); run make mail again\" >&2; exit 1; }"
 		echo "git checkout -q b4/$t || exit 1"
-		echo "[ \"\$(b4 prep --show-revision 2>/dev/null)\" = v$V ] || { echo \"b4/$t is no longer v$V (make mail ran again)\" >&2; exit 1; }"
-		echo 'exec b4 send "$@"'
+		printf 'export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=%q GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=%q\n' "$pname" "$paddr"
+		echo 'exec b4 send --not-me-too "$@"'
 	} > "$out/send.sh"
 	chmod +x "$out/send.sh"
 	[ -z "$no_report" ] || say "WARNING: $t: $no_report; the cover letter says the posting is untested (run 'make check', then 'make mail' again)"
-	say "$t: wrote $out (${#mails[@]} mails, each To: $uto)"
+	say "$t: wrote $out (${#mails[@]} mails; To/Cc: the head of b4/0000-*.eml)"
 done
 say "nothing was sent; read the mails in each b4/, then run its send.sh (docs/posting.md)"

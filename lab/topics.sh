@@ -20,8 +20,9 @@
 #                 need updating?" (FILE_PATH_CHANGES) is noise, and the
 #                 checkpatch stage of make check ignores it
 #   placeholders  no changelog (the text before the first "---") and no
-#                 cover letter text (patches/<topic>/cover, and
-#                 cover-letter.patch of a mail DIR) contains "(filled in",
+#                 cover letter text (patches/<topic>/cover, and the
+#                 mailed cover letter v*/b4/0000-*.eml of a mail DIR)
+#                 contains "(filled in",
 #                 "TODO", "XXX" or "FIXME"
 # Environment: PATCHES (default patches/), TREE (default build/linux),
 # MAILDIR (the mail DIR for placeholders, optional).
@@ -252,7 +253,7 @@ check_placeholders() {
 				where+=("${f#"$PATCHES"/}: $(grep -m1 -E "$PLACEHOLDER_RE" <<< "$text")")
 			fi
 		done < <(topic_files "$t")
-		for f in "$PATCHES/$t/cover" ${MAILDIR:+"$MAILDIR/$t"/v*/*cover-letter.patch}; do
+		for f in "$PATCHES/$t/cover" ${MAILDIR:+"$MAILDIR/$t"/v*/b4/0000-*.eml}; do
 			[ -f "$f" ] || continue
 			if grep -qE "$PLACEHOLDER_RE" "$f"; then
 				hits=$((hits + 1))

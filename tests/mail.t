@@ -125,17 +125,30 @@ for m in mailbox.mbox(sys.argv[1]):
 	check "$t: subjects say PATCH RFC (b4's order)" has "$d/posting.mbox" '^Subject: \[PATCH RFC( 6\.12)? 0+/[0-9]+\]'
 	check "$t: send.sh runs b4 send on b4 prep's branch" bash -c "grep -q '^git checkout -q b4/$t ' $d/send.sh && grep -q '^exec b4 send' $d/send.sh && test -x $d/send.sh"
 done
-# send.sh, with a stand-in b4 that sends nothing: it checks that b4 prep's
-# branch is still this version, then hands its arguments to b4 send
+# send.sh, with a stand-in b4 that sends nothing: it runs b4 send
+# --not-me-too on b4 prep's branch as the poster, and refuses once that
+# branch is no longer the commit the mails came from
 mkdir -p "$tmp/fakeb4"
-printf '%s\n' '#!/bin/sh' '[ "$1 $2" = "prep --show-revision" ] && { echo "$FAKE_REV"; exit 0; }' 'echo "fake b4 $*"' > "$tmp/fakeb4/b4"
+printf '%s\n' '#!/bin/sh' 'echo "fake b4 $* as $(git config user.name) <$(git config user.email)> on $(git rev-parse --abbrev-ref HEAD)"' > "$tmp/fakeb4/b4"
 chmod +x "$tmp/fakeb4/b4"
-FAKE_REV=v2 PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" > "$tmp/o" 2>&1
+PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" --reflect > "$tmp/o" 2>&1
+check "send.sh runs b4 send --not-me-too with its arguments, as the poster, on b4/$LT" \
+	has "$tmp/o" "^fake b4 send --not-me-too --reflect as A Poster <poster@example.org> on b4/$LT\$"
+git -C "$BUILD/mail-tree" commit -q --allow-empty -m "a later change" > /dev/null 2>&1
+PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" > "$tmp/o" 2>&1
 rc=$?
-check "send.sh refuses when b4 prep's branch is another version now" \
-	bash -c '[ "$3" != 0 ] && grep -q "^b4/$2 is no longer v1 (make mail ran again)$" "$1"' _ "$tmp/o" "$LT" "$rc"
-FAKE_REV=v1 PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" --reflect > "$tmp/o" 2>&1
-check "... and runs b4 send with its arguments when it is not" has "$tmp/o" '^fake b4 send --reflect$'
+check "... and refuses when b4/$LT has moved since (make mail or make check rebuilt it)" \
+	bash -c '[ "$3" != 0 ] && grep -q "^b4/$2 is no longer the commit of this posting" "$1" && ! grep -q "fake b4" "$1"' _ "$tmp/o" "$LT" "$rc"
+
+# V=2 and PREFIX=PATCH: b4 prep --force-revision, and no --set-prefixes
+cp -a "$LP" "$tmp/pv2"
+printf '\n## Changes in v2\n- a test of make mail V=2\n' >> "$tmp/pv2/$LT/cover"
+PATCHES=$tmp/pv2 TOPIC=$LT V=2 PREFIX=PATCH MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/v2 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "V=2 PREFIX=PATCH: the posting is written" test -f "$tmp/v2/$LT/v2/posting.mbox"
+check "... its subjects say PATCH v2" has "$tmp/v2/$LT/v2/posting.mbox" '^Subject: \[PATCH v2 0+/[0-9]+\]'
+check "... with v2's and v1's changes in the cover letter" \
+	bash -c 'grep -q "^Changes in v2:" "$1" && grep -q "^Changes in v1:" "$1"' _ "$tmp/v2/$LT/v2/posting.mbox"
+
 # a patch paragraph of the cover must name the patch's option or say that
 # it takes none ("no option", a bug fix): one that does neither is refused
 t=$LT

@@ -14,7 +14,7 @@
 # may run the lab's tests before its build).
 # Time: 80 to 120 s with the kernel (measured 2026-12-03 under TCG on a
 # 2-core machine, idle: 75 s to the shell), a second without it.  The
-# session also goes to build/shell-<name>/console.log, as make shell's
+# session also goes to BUILD/shell-<name>/console.log, as make shell's
 # does.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -39,11 +39,15 @@ check "... both errors are one line each, and nothing was written" \
 # a kernel (its two files are all lab/shell.sh looks at) but no virtme-ng
 mkdir -p "$tmp/c/${check_configs// /-}/arch/x86/boot"
 touch "$tmp/c/${check_configs// /-}/arch/x86/boot/bzImage" "$tmp/c/${check_configs// /-}/.config"
+find "$tmp/c" | sort > "$tmp/before"
 BUILD=$tmp/c "$TOP/lab/shell.sh" > "$tmp/out2" 2>&1
 check "no virtme-ng: refused" test $? -ne 0
 check "... with one line that says to run make deps" \
 	bash -c '[ "$(wc -l < "$1/out2")" = 1 ] && grep -q "^ERROR: stage shell: virtme-ng is missing ($1/c/vng); run make deps, which fetches it from Debian sid$" "$1/out2"' _ "$tmp"
-check "... and nothing was written" test "$(find "$tmp/c" -type f | wc -l)" = 2
+check "... and nothing was written" bash -c 'find "$1/c" | sort | cmp -s - "$1/before"' _ "$tmp"
+BUILD=$tmp/c APPEND='slab_free_lock_first="off"' "$TOP/lab/shell.sh" > "$tmp/out3" 2>&1
+check "APPEND with a quote is refused with one line (vng splits it as a shell would)" \
+	bash -c '[ "$(wc -l < "$1")" = 1 ] && grep -q "^ERROR: stage shell: APPEND must be one line of kernel command line, without quotes" "$1"' _ "$tmp/out3"
 
 configs=${RUN_CONFIGS:-$check_configs}
 name=${configs// /-}
@@ -54,7 +58,7 @@ if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || [ ! -f "$kdir/.config" ]; then
 	exit
 fi
 if [ ! -x "$LB/vng/root/usr/bin/vng" ]; then
-	skip "a shell in make check's kernel" "no virtme-ng in build/vng (make deps)"
+	skip "a shell in make check's kernel" "no virtme-ng in build/$_line/vng (make deps)"
 	done_testing
 	exit
 fi
@@ -99,7 +103,8 @@ check "... and bash did not complain about the terminal" bash -c '! grep -qE "no
 check "the tests' guest: cgroup v2, tracefs, the kernel's modules, the scratch disk" has "$tmp/out" 'fs=cgroup2fs tracefs modules mnt=ext2/ext3'
 check "... on 2 NUMA nodes, one socket each" has "$tmp/out" 'nodes=2 sockets=2'
 check "... and the kernel warned of nothing (no topology_sane WARN)" has "$tmp/out" 'sockets=2 warnings=0'
-check "exit powered the guest off" has "$tmp/out" '\[shell \+[0-9]+s\] the guest powered off'
+check "exit powered the guest off" has "$tmp/b/shell-$name/console.log" 'reboot: Power down'
+check "... and make shell said so" has "$tmp/out" '\[shell \+[0-9]+s\] the guest powered off'
 check "... and the scratch disk is gone" test ! -e "$tmp/b/shell-$name/scratch.img"
 check "the session is in BUILD/shell-$name/console.log" has "$tmp/b/shell-$name/console.log" 'uname=[0-9]'
 done_testing

@@ -168,6 +168,13 @@ printf '## Motivation\nTODO: say why\n' > "$P/a/cover"
 run_topics placeholders
 check "TODO in a cover letter fails" has "$tmp/out" '^not ok [0-9]+ - no placeholder text .*cover: TODO'
 
+rm "$P/a/cover"
+# the mailed cover letter (make mail's b4/0000-*.eml) is read too
+mkdir -p "$tmp/md/a/v1/b4"
+printf 'Subject: [PATCH 0/1] a\n\nFIXME: the numbers\n' > "$tmp/md/a/v1/b4/0000-a.eml"
+MAILDIR=$tmp/md run_topics placeholders
+check "FIXME in the mailed cover letter fails" has "$tmp/out" '^not ok [0-9]+ - no placeholder text .*0000-a\.eml: FIXME'
+
 run_topics nonsense
 check "an unknown check is refused" has "$tmp/out" "^ERROR: stage topics: unknown check 'nonsense'"
 done_testing
