@@ -89,13 +89,14 @@ am_tree() {
 	for f in "$@"; do
 		local am=(am -q) args=("$f") rc=0 empty=0
 		# A posting's mbox starts with the cover letter, which has no
-		# diff: git am stops on it ("Patch is empty"), and a reader
-		# skips it.  Only a first message without a diff is skipped.
+		# diff: git am stops on it ("Patch is empty", or for b4's cover
+		# letter "No valid patches in input"), and a reader skips it.
+		# Only a first message without a diff is skipped.
 		while :; do
 			rc=0
 			git -C "$wt" -c am.threeWay=false "${am[@]}" "${args[@]}" > "$BUILD/topics/am.out" 2>&1 || rc=$?
 			cat "$BUILD/topics/am.out" >> "$STAGE_LOG"
-			if [ "$rc" != 0 ] && [ "$empty" = 0 ] && grep -q '^Patch is empty' "$BUILD/topics/am.out" &&
+			if [ "$rc" != 0 ] && [ "$empty" = 0 ] && grep -qE '^Patch is empty|^error: No valid patches in input' "$BUILD/topics/am.out" &&
 			   [ "$(git -C "$wt" rev-parse HEAD)" = "$(git -C "$wt" rev-parse "$BASE_TAG^{commit}")" ]; then
 				echo "skipping the cover letter of ${f#"$PATCHES"/}" >> "$STAGE_LOG"
 				am=(am -q --skip) args=() empty=1

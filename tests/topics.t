@@ -110,6 +110,16 @@ printf '%s\n' 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00
 cat "$tmp/cover" "$P/a/0001-"*.patch "$P/a/0002-"*.patch > "$tmp/mail/a/v1/posting.mbox"
 run_topics "mbox=$tmp/mail"
 check "an mbox of the cover letter and the topic's patches passes" test $? -eq 0
+# b4's cover letter carries a diffstat after "---": git am says "No valid
+# patches in input" on it, not "Patch is empty"
+printf '%s\n' 'From b4 Thu Jan  1 00:00:00 2026' \
+	'From: t <t@example.org>' 'Subject: [PATCH RFC 0/2] a: two lines' \
+	'' 'Why the two lines.' '' '---' 't (2):' '      a: change 1' '      a: change 2' '' \
+	' a | 2 ++' ' 1 file changed, 2 insertions(+)' '---' 'change-id: 20260101-a-0123456789ab' '' \
+	'Best regards,' '-- ' 't <t@example.org>' '' > "$tmp/cover-b4"
+cat "$tmp/cover-b4" "$P/a/0001-"*.patch "$P/a/0002-"*.patch > "$tmp/mail/a/v1/posting.mbox"
+run_topics "mbox=$tmp/mail"
+check "... and with b4's cover letter first" test $? -eq 0
 cat "$tmp/cover" "$P/a/0001-"*.patch > "$tmp/mail/a/v1/posting.mbox"
 run_topics "mbox=$tmp/mail"
 check "an mbox missing a patch fails" test $? -ne 0
