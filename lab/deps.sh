@@ -64,14 +64,14 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	say "all ${#pkgs[@]} packages present"
-else
-	APT_GET=${APT_GET:-apt-get}   # tests point this at a missing command
-	command -v "$APT_GET" >/dev/null 2>&1 ||
-		die "apt-get is not available to install: ${missing[*]}"
-	[ "$(id -u)" = 0 ] || die "installing ${missing[*]} needs root (run as root or install them by hand)"
-	say "installing ${missing[*]}"
-	run_logged "$APT_GET" update || die "apt-get update failed"
-	DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "${missing[@]}" ||
-		die "apt-get install failed for: ${missing[*]}"
-	say "installed ${#missing[@]} package(s)"
+	exit 0
 fi
+APT_GET=${APT_GET:-apt-get}   # tests point this at a missing command
+command -v "$APT_GET" >/dev/null 2>&1 ||
+	die "apt-get is not available to install: ${missing[*]}"
+[ "$(id -u)" = 0 ] || die "installing ${missing[*]} needs root (run as root or install them by hand)"
+say "installing ${missing[*]}"
+run_logged "$APT_GET" update || die "apt-get update failed"
+DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "${missing[@]}" ||
+	die "apt-get install failed for: ${missing[*]}"
+say "installed ${#missing[@]} package(s)"
