@@ -13,14 +13,19 @@
  * the kernel's free path only: the same kernel code gives the same
  * counts, boot after boot.  Nothing is timed.
  *
- * Usage: sigqueue [-n SIGNALS] [-r ROUNDS] [-k STRIDE]
+ * Usage: sigqueue [-n SIGNALS] [-r ROUNDS] [-k STRIDE] [-a CPU -b CPU]
  *   defaults: 4096 signals, 8 rounds, stride 4
+ *   -a CPU -b CPU: queue on CPU a and take back on CPU b (the process
+ *   moves between them each round): with a and b on two NUMA nodes, each
+ *   struct sigqueue is freed on the other node than it was allocated on,
+ *   a remote free, which the slab allocator's per cpu sheaves do not take
  * Prints "total_ops N" (the objects freed) for bench/workloads.sh.
  * What it needs: Linux, and RLIMIT_SIGPENDING >= SIGNALS (raised here
  * when the hard limit allows; root may raise it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,38 +34,60 @@
 #include <time.h>
 #include <unistd.h>
 
-static long arg(const char *s, const char *name, long max)
+static long arg(const char *s, const char *name, long min, long max)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 1 || v > max) {
-		fprintf(stderr, "sigqueue: %s must be 1..%ld, not '%s'\n", name, max, s);
+	if (errno || *end || end == s || v < min || v > max) {
+		fprintf(stderr, "sigqueue: %s must be %ld..%ld, not '%s'\n", name, min, max, s);
 		exit(2);
 	}
 	return v;
 }
 
+/* pin the process to @cpu (-1: leave it where it is) */
+static int pin(long cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "sigqueue: cannot run on cpu %ld: %s\n", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	long n = 4096, rounds = 8, k = 4, r, i, taken;
+	long n = 4096, rounds = 8, k = 4, r, i, taken, cpu_a = -1, cpu_b = -1;
 	struct timespec zero = { 0, 0 };
 	struct rlimit rl;
 	sigset_t set, one;
 	union sigval val;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:r:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:k:a:b:")) != -1) {
 		switch (opt) {
-		case 'n': n = arg(optarg, "SIGNALS", 1L << 20); break;
-		case 'r': rounds = arg(optarg, "ROUNDS", 1L << 20); break;
-		case 'k': k = arg(optarg, "STRIDE", 16); break;
+		case 'n': n = arg(optarg, "SIGNALS", 1, 1L << 20); break;
+		case 'r': rounds = arg(optarg, "ROUNDS", 1, 1L << 20); break;
+		case 'k': k = arg(optarg, "STRIDE", 1, 16); break;
+		case 'a': cpu_a = arg(optarg, "CPU", 0, CPU_SETSIZE - 1); break;
+		case 'b': cpu_b = arg(optarg, "CPU", 0, CPU_SETSIZE - 1); break;
 		default:
-			fprintf(stderr, "usage: sigqueue [-n SIGNALS] [-r ROUNDS] [-k STRIDE]\n");
+			fprintf(stderr, "usage: sigqueue [-n SIGNALS] [-r ROUNDS] [-k STRIDE] [-a CPU -b CPU]\n");
 			return 2;
 		}
+	}
+	if ((cpu_a < 0) != (cpu_b < 0)) {
+		fprintf(stderr, "sigqueue: -a and -b go together\n");
+		return 2;
 	}
 	if (SIGRTMIN + k - 1 > SIGRTMAX) {
 		fprintf(stderr, "sigqueue: STRIDE %ld needs more real-time signals than there are\n", k);
@@ -84,6 +111,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (r = 0; r < rounds; r++) {
+		if (pin(cpu_a))
+			return 1;
 		for (i = 0; i < n; i++) {
 			val.sival_int = i;
 			if (sigqueue(getpid(), SIGRTMIN + i % k, val)) {
@@ -92,6 +121,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+		if (pin(cpu_b))
+			return 1;
 		taken = 0;
 		for (i = 0; i < k; i++) {
 			sigemptyset(&one);

@@ -20,6 +20,14 @@
 #                                   started from an empty cache (shrunk);
 #                                   deterministic on one vCPU (VCPUS=1 with
 #                                   slab_nomerge), for comparing SLUB_STATS
+#   xnode-free:SIGNALS:ROUNDS       sigqueue with its objects allocated on
+#                                   node 0 and freed on node 1 (queued on
+#                                   the first CPU of node 0, taken back on
+#                                   the first CPU of node 1): remote frees,
+#                                   which the per cpu sheaves do not take
+#   stress-ng:udp|rawudp:OPS        stress-ng --udp or --rawudp, one worker
+#                                   per CPU, OPS bogo operations in all
+#                                   (LKP's list_lock reports on sheaves)
 #   hackbench:MODE:IPC:GROUPS[:SIZE]        rt-tests hackbench, MODE
 #                                   process|thread, IPC pipe|socket
 #   hackbench-cgroup:MODE:IPC:K[:SIZE]      K hackbench groups, each in its
@@ -56,8 +64,12 @@
 # so base and head are counted the same way; SLUB_STATS files of
 # MMSCALE_SLABS (cache names, or "all") when the kernel has them, the
 # items named by MMSCALE_SLAB_STATS (default: the free path ones; "all":
-# every 6.12 item and the series' new ones);
-# /proc/lock_stat when present.
+# every 6.12 item and the series' new ones; "free7": 7.3's free path items
+# and the slub topic's counters), each cache's own or, with
+# MMSCALE_SLAB_TOTAL=1, only their sums over the caches as slab.total.ITEM;
+# /proc/lock_stat when present: its first lines as info, and the
+# contentions and acquisitions of SLUB's node list_lock as the counters
+# lockstat.n_list_lock.contentions and .acquisitions.
 # Environment: MMSCALE_BENCH_BIN (built workloads), MMSCALE_BENCH_SECONDS
 # (samples after 1 s warm-up, default 5), MMSCALE_BENCH_TMP (a tmpfs,
 # default /tmp), MMSCALE_HACKBENCH_LOOPS (default 200), MMSCALE_VMALLOC_LOOPS
@@ -152,6 +164,12 @@ if [ "${MMSCALE_SLAB_STATS:-}" = all ]; then
 	free_slab cpuslab_flush deactivate_full deactivate_empty deactivate_to_head
 	deactivate_to_tail deactivate_remote_frees deactivate_bypass order_fallback
 	cpu_partial_alloc cpu_partial_node"
+elif [ "${MMSCALE_SLAB_STATS:-}" = free7 ]; then
+	# 7.3 (sheaves): its free path items and the slub topic's counters
+	SLAB_STATS="free_fastpath free_slowpath sheaf_flush sheaf_refill free_add_partial
+	free_remove_partial free_slab cmpxchg_double_fail free_list_lock free_locked_redo
+	free_lock_nop_transit free_lock_nop_min_partial free_lock_nop_discard
+	free_call_remote free_call_flush free_call_refill free_call_other"
 elif [ -n "${MMSCALE_SLAB_STATS:-}" ]; then
 	SLAB_STATS=$MMSCALE_SLAB_STATS
 fi
@@ -174,7 +192,19 @@ slab_snapshot() {
 		done
 	fi
 	[ ${#files[@]} -gt 0 ] || return 0
-	awk 'FNR == 1 { n = split(FILENAME, p, "/"); print "slab." p[n - 1] "." p[n], $1 }' "${files[@]}"
+	awk -v total="${MMSCALE_SLAB_TOTAL:-0}" 'FNR == 1 { n = split(FILENAME, p, "/")
+			if (total == 1) sum[p[n]] += $1; else print "slab." p[n - 1] "." p[n], $1 }
+		END { for (k in sum) print "slab.total." k, sum[k] }' "${files[@]}"
+}
+
+# lockstat_lines: SLUB's node list_lock in /proc/lock_stat (its class is
+# named after the field, "&n->list_lock"): contentions (3rd column) and
+# acquisitions (9th), summed over the classes of that name
+lockstat_lines() {
+	[ -r /proc/lock_stat ] || return 0
+	awk '$1 == "&n->list_lock:" { c += $3; a += $9; seen = 1 }
+		END { if (seen) { print "lockstat.n_list_lock.contentions", c
+			print "lockstat.n_list_lock.acquisitions", a } }' /proc/lock_stat
 }
 
 # vmstat_read VAR: /proc/vmstat into VAR, as it is, in one read builtin:
@@ -204,6 +234,8 @@ snapshot() {
 			awk '{ print "kprobe." $1, $2 }' $tracing/kprobe_profile |
 			grep -E "^kprobe\.($(echo $kprobes | tr ' ' '|')) "
 		slab_snapshot
+		# lock_stat is cleared by counters_begin: before, it reads 0
+		[ "$2" = after ] && lockstat_lines
 	} > "$1" 2>/dev/null
 	[ "$2" = after ] || vmstat_read vm_before
 }
@@ -597,6 +629,46 @@ node_count() {
 	[[ " $1" =~ $re ]] && echo "${BASH_REMATCH[1]}" || echo 0
 }
 
+# node_first_cpu N: the first CPU of NUMA node N, or nothing
+node_first_cpu() {
+	local l
+	read -r l < "/sys/devices/system/node/node$1/cpulist" 2>/dev/null || return 0
+	l=${l%%,*}
+	echo "${l%%-*}"
+}
+
+# run_xnode_free SIGNALS ROUNDS: bench/sigqueue.c queueing on node 0's
+# first CPU and taking back on node 1's, after a shrink of the cache
+run_xnode_free() {
+	local n=$1 r=$2 a b w=xnode-free@signals=$1
+	a=$(node_first_cpu 0) b=$(node_first_cpu 1)
+	[ -n "$a" ] && [ -n "$b" ] ||
+		{ echo "mmscale: skip $w needs two NUMA nodes with CPUs"; return; }
+	echo 1 > /sys/kernel/slab/sigqueue/shrink 2>/dev/null
+	size "$w" 1 "queued on cpu $a (node 0), taken back on cpu $b (node 1), $r rounds"
+	run_sampled "$w" "$bin/sigqueue" -n "$n" -r "$r" -a "$a" -b "$b"
+}
+
+# run_stress_ng STRESSOR OPS: one worker per CPU, OPS bogo operations in
+# all; the operations are the bogo ops stress-ng reports
+run_stress_ng() {
+	local st=$1 ops=$2 w=stress-ng-$1@ops=$2 done_ops
+	command -v stress-ng > /dev/null ||
+		{ echo "mmscale: skip $w stress-ng is not installed"; return; }
+	size "$w" "$nr_cpus" "$ops bogo ops in all"
+	counters_begin
+	if ! stress-ng --temp-path "$tmp" --"$st" "$nr_cpus" --"$st"-ops "$ops" --metrics-brief \
+		> "$work/out" 2>&1; then
+		error "$w stress-ng failed: $(grep -v '^stress-ng: info' "$work/out" | tail -n 1)"
+		return
+	fi
+	counters_stop
+	done_ops=$(awk -v s="$st" '$0 ~ "stress-ng: (info|metrc): +\\[[0-9]+\\] +" s " " { print $(NF - 5); exit }' "$work/out")
+	[[ $done_ops =~ ^[0-9]+$ ]] || done_ops=$ops
+	echo "mmscale: metric $w stress-ng.bogo_ops $done_ops"
+	counters_end "$w" "$done_ops"
+}
+
 # --- main -----------------------------------------------------------------
 [ "$(stat -f -c %T "$tmp" 2>/dev/null)" = tmpfs ] ||
 	echo "mmscale: info all $tmp is not tmpfs: page_fault2/3 and shm-pread-seq-mt measure $(stat -f -c %T "$tmp" 2>/dev/null)"
@@ -621,6 +693,8 @@ for item in ${MMSCALE_BENCH//,/ }; do
 	memcg-madvise-fault) run_madvise_fault "$a" ;;
 	iperf3-cgroup) run_iperf3_cgroup "$a" "$b" ;;
 	sigqueue) run_sigqueue "$a" "$b" ;;
+	xnode-free) run_xnode_free "$a" "$b" ;;
+	stress-ng) run_stress_ng "$a" "$b" ;;
 	hackbench) run_hackbench "$a" "$b" "$c" "$d" ;;
 	hackbench-cgroup) run_hackbench_cgroup "$a" "$b" "$c" "$d" ;;
 	vmalloc) run_vmalloc "$a" "$b" ;;

@@ -13,6 +13,9 @@
 #                  spaces), booted round robin in that order, RUNS rounds;
 #                  the report is then one table of every side (lab/compare.py
 #                  matrix) instead of the A/B tables (make bench MATRIX=stock)
+#   REPORT=slubfree  with SIDES (one side or more): the slub topic's table
+#                  of __slab_free() counters (lab/compare.py slubfree)
+#                  instead (make bench MATRIX=slub)
 #   RUNS=N         boots per side (default 3), interleaved A B A B ...
 #   BENCH=LIST     workload list for bench/workloads.sh (default: page_fault3
 #                  threads and processes at 1 and 2 tasks)
@@ -53,6 +56,8 @@ RUNS=${RUNS:-3}
 BENCH=${BENCH:-page_fault3:threads:1,page_fault3:threads:2,page_fault3:processes:1,page_fault3:processes:2}
 want_ab_settings
 want_bench_items BENCH "$BENCH"
+[ -z "${REPORT:-}" ] || [ "$REPORT" = slubfree ] || die "REPORT=$REPORT: the only other report is slubfree"
+[ -z "${REPORT:-}" ] || [ $# = 0 ] || die "REPORT=slubfree goes with SIDES, not with BASE and HEAD"
 want_new_out
 VCPUS=${VCPUS:-2}
 nodes=2 where="$VCPUS vCPUs on 2 nodes"
@@ -86,7 +91,8 @@ else
 		[[ $rest == *@* ]] && append=${rest#*@} rest=${rest%%@*}
 		names+=("$name") kargs+=("$(kernel_args "$rest")") appends+=("${append//,/ }")
 	done
-	[ ${#names[@]} -ge 2 ] || die "SIDES: name two sides or more, not '$SIDES'"
+	[ ${#names[@]} -ge 2 ] || [ "${REPORT:-}" = slubfree ] ||
+		die "SIDES: name two sides or more, not '$SIDES'"
 fi
 mttcg=
 if [ "${ACCEL:-}" = mttcg ]; then
@@ -110,7 +116,7 @@ MMSCALE_BENCH_BIN=$OUT/bin
 MMSCALE_BENCH_SECONDS=${SECONDS_PER:-5}
 EOF
 # the optional settings, quoted for the guest's shell (lists have spaces)
-optional=(MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_KPROBES MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS)
+optional=(MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_SLAB_TOTAL MMSCALE_KPROBES MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS)
 for v in "${optional[@]}"; do
 	[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 done >> "$OUT/bench.env"
@@ -179,6 +185,8 @@ meta=${META:-{\}}
 # (a report with no table goes on too: the failed runs are named below)
 if [ $# = 2 ]; then
 	"$LAB_DIR/compare.py" report "$OUT" --plots "$OUT" | tee "$OUT/compare.txt" || true
+elif [ -n "${REPORT:-}" ]; then
+	"$LAB_DIR/compare.py" slubfree "$OUT" | tee "$OUT/compare.txt" || true
 else
 	"$LAB_DIR/compare.py" matrix "$OUT" ${MATRIX_PAIRS:+--pairs "$MATRIX_PAIRS"} | tee "$OUT/compare.txt" || true
 fi

@@ -31,6 +31,19 @@
 #                  4 and 32 (BENCH picks others).  The report (lab/compare.py
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
+#   MATRIX=slub    the slub topic's measurement (the 7.3 line): one kernel,
+#                  the line's base with only the slub topic's first patch
+#                  (its counters), vm + bench + stats + lockstat
+#                  (configs/lockstat.config: /proc/lock_stat), booted RUNS
+#                  times (default 1), with the __slab_free() counters
+#                  summed over every cache; the report (lab/compare.py
+#                  slubfree) gives per 1M frees the calls of __slab_free()
+#                  by caller, its list_lock acquisitions by outcome and
+#                  lock_stat's &n->list_lock.  Default items: hackbench
+#                  process and thread, pipe and socket, 2 groups, and in
+#                  2 memory cgroups (process); xnode-free (node 0's
+#                  objects freed on node 1); stress-ng udp and rawudp;
+#                  test_vmalloc fix_size
 #   PARALLEL=1     multi-threaded TCG (ACCEL=mttcg) and 4 vCPUs (VCPUS
 #                  changes it) on 2 NUMA nodes: the vCPUs run at the same
 #                  time on the host's cores, so lock contention can happen
@@ -62,13 +75,13 @@ source "$(dirname "$0")/common.sh"
 stage bench
 
 want_bool HOST FULL FORCE PARALLEL
-want_choice MATRIX stock
+want_choice MATRIX stock slub
 if [ "${PARALLEL:-0}" = 1 ]; then
 	[ -z "${ACCEL:-}" ] || [ "$ACCEL" = mttcg ] || die "PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=$ACCEL"
 	export ACCEL=mttcg VCPUS=${VCPUS:-4}
 fi
-[ -z "${MATRIX:-}" ] || [ "${HOST:-0}" = 0 ] || die "MATRIX=stock boots five kernels under QEMU; it cannot run with HOST=1"
-[ -z "${MATRIX:-}" ] || [ "${FULL:-0}" = 0 ] || die "MATRIX=stock has its own items; give BENCH instead of FULL=1"
+[ -z "${MATRIX:-}" ] || [ "${HOST:-0}" = 0 ] || die "MATRIX=$MATRIX boots kernels under QEMU; it cannot run with HOST=1"
+[ -z "${MATRIX:-}" ] || [ "${FULL:-0}" = 0 ] || die "MATRIX=$MATRIX has its own items; give BENCH instead of FULL=1"
 want_ab_settings
 want_new_out
 want_linux_src
@@ -108,10 +121,15 @@ for p in $SWEEP_POINTS; do full+=("vmalloc:fix_size+long_busy_list+random_size+a
 
 matrix=("${default[@]}")
 [ "${FULL:-0}" = 1 ] && matrix=("${full[@]}")
-if [ -n "${MATRIX:-}" ]; then
+if [ "${MATRIX:-}" = stock ]; then
 	matrix=()
 	for k in 1 2 4 6 8 12 16; do matrix+=("iperf3-cgroup:$k"); done
 	for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k"); done
+elif [ "${MATRIX:-}" = slub ]; then
+	matrix=()
+	for m in process thread; do for i in pipe socket; do matrix+=("hackbench:$m:$i:2"); done; done
+	matrix+=(hackbench-cgroup:process:pipe:2 hackbench-cgroup:process:socket:2 xnode-free:4096:8
+		stress-ng:udp:20000 stress-ng:rawudp:20000 vmalloc:fix_size:auto)
 fi
 if [ "${HOST:-0}" = 1 ]; then
 	# on the machine itself: sized from its CPUs and memory (host_matrix in
@@ -164,7 +182,7 @@ plan=$(IFS=,; echo "${matrix[*]}")
 want_bench_items BENCH "$plan"
 # --plan: print the items this run would measure, and stop
 [ "${1:-}" != --plan ] || { echo "$plan"; exit 0; }
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-$([ "${MATRIX:-}" = slub ] && echo 1 || echo 3)}
 cmd="make bench${MATRIX:+ MATRIX=$MATRIX}${PARALLEL:+ PARALLEL=$PARALLEL}${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
 [ "${VCPUS:-2}" = 2 ] || cmd+=" VCPUS=$VCPUS"
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -203,6 +221,42 @@ fi
 "$LAB_DIR/deps.sh"
 "$LAB_DIR/source.sh"
 "$LAB_DIR/tree.sh"
+if [ "${MATRIX:-}" = slub ]; then
+	# the base with the slub topic's counters patch alone: a hard-linked
+	# copy of the pristine source (as lab/objdiff.sh makes), each file the
+	# patch touches copied before it is changed
+	p=$(ls "$PATCHES"/slub/0001-*.patch 2> /dev/null | head -n 1)
+	[ -n "$p" ] && grep -q free_call_remote "$p" ||
+		die "MATRIX=slub measures the counters of patches/$BASE/slub/0001-*.patch (free_call_remote ...): the 7.3 line's slub topic; this line has none"
+	src=$BUILD/slub-counters/$(basename "$TREE")
+	rev="$(git -C "$SRC_DIR" rev-parse HEAD) $(sha1sum < "$p" | cut -d' ' -f1)"
+	if [ "$(cat "$BUILD/slub-counters/src.rev" 2> /dev/null)" != "$rev" ]; then
+		say "source: $SRC_DIR with ${p#"$TOP/"} alone, at $src"
+		rm -rf "$BUILD/slub-counters"
+		mkdir -p "$BUILD/slub-counters"
+		cp -al "$SRC_DIR" "$src" || die "cannot copy $SRC_DIR to $src"
+		while read -r t; do
+			[ -f "$src/$t" ] || continue
+			cp -p "$src/$t" "$src/$t.copy" && mv -f "$src/$t.copy" "$src/$t" || die "cannot copy $t in $src"
+		done < <(git apply --numstat "$p" | cut -f3)
+		(cd "$src" && git apply "$p") || { rm -rf "$BUILD/slub-counters"; die "${p#"$TOP/"} does not apply to $SRC_DIR"; }
+		echo "$rev" > "$BUILD/slub-counters/src.rev"
+	fi
+	kdir=$BUILD/bench-slub-counters$suffix
+	KSRC=$src NAME=bench-slub-counters$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench stats lockstat "${extra[@]}"
+	if [ -n "${OUT:-}" ]; then
+		mkdir -p "$OUT" || die "could not make OUT=$OUT"
+	else
+		OUT=$(new_dir "$BUILD/results/$stamp-slub") || die "could not make a results folder under $BUILD/results"
+	fi
+	cp "$kdir/.config" "$OUT/counters.config"
+	meta=$(printf '{"counters.kernel": "Linux %s + %s alone, vm bench stats lockstat%s (counters.config)", "all.host": "%s CPUs, %s"}' \
+		"$(kernel_version "$SRC_DIR")" "$(basename "$p")" "${extra[*]:+ ${extra[*]}}" \
+		"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	SIDES="counters=$kdir" REPORT=slubfree MMSCALE_SLABS=all MMSCALE_SLAB_STATS=free7 MMSCALE_SLAB_TOTAL=1 \
+		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
+	exit
+fi
 base_tree=$(base_tree_ready) || exit 1
 KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
 if [ -n "${MATRIX:-}" ]; then

@@ -342,7 +342,7 @@ want_boot_settings() {
 # bytes; sigqueue SIGNALS and ROUNDS 1..1048576
 # (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
 # 4..4194304 KiB (the range vm.vmap_lazy_threshold_kb accepts).
-BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K, iperf3-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
+BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K, iperf3-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
 
 # bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
 bench_count() {
@@ -369,8 +369,8 @@ bench_item_error() {
 		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want iperf3-cgroup:K[:MIB]"; return; }
 		bench_count "K (iperf3 pairs)" 1 1024 "${f[1]}"
 		[ ${#f[@]} = 2 ] || bench_count MIB 1 65536 "${f[2]}" ;;
-	sigqueue)
-		[ ${#f[@]} = 3 ] || { echo "want sigqueue:SIGNALS:ROUNDS"; return; }
+	sigqueue | xnode-free)
+		[ ${#f[@]} = 3 ] || { echo "want ${f[0]}:SIGNALS:ROUNDS"; return; }
 		bench_count SIGNALS 1 1048576 "${f[1]}"
 		bench_count ROUNDS 1 1048576 "${f[2]}" ;;
 	hackbench | hackbench-cgroup)
@@ -383,6 +383,10 @@ bench_item_error() {
 			bench_count "K (memory cgroups)" 1 1024 "${f[3]}"
 		fi
 		[ ${#f[@]} = 4 ] || bench_count SIZE 1 65536 "${f[4]}" ;;
+	stress-ng)
+		[ ${#f[@]} = 3 ] || { echo "want stress-ng:udp|rawudp:OPS"; return; }
+		[[ ${f[1]} =~ ^(udp|rawudp)$ ]] || { echo "the stress-ng stressor must be udp or rawudp, not '${f[1]}'"; return; }
+		bench_count OPS 1 100000000 "${f[2]}" ;;
 	slab-empty-partial)
 		[ ${#f[@]} = 1 ] || echo "slab-empty-partial takes no parameter" ;;
 	vmalloc)

@@ -630,6 +630,17 @@ def sweep(args):
     return 0
 
 
+def print_run_facts(doc):
+    """The header lines of a one-run table: emulation, where, meta, command."""
+    if doc.get('accel') in ('tcg', 'mttcg'):
+        print('# %s' % TCG_LABEL)
+    print('# where: %s' % (doc.get('where') or doc.get('accel')))
+    for k, v in sorted(doc.get('meta', {}).items()):
+        print('#   %s: %s' % (k, v))
+    if doc.get('command'):
+        print('#   command: %s' % doc['command'])
+
+
 def matrix(args):
     """Several sides of one interleaved run: per key, a row per workload, a
     column per side, then the change of each pair."""
@@ -651,13 +662,7 @@ def matrix(args):
     nfail = sum(1 for r in doc['runs'] if r['failed'])
     print('# matrix of %d sides, %d runs (%d failed), boots interleaved round robin: %s' % (
         len(sides), len(doc['runs']), nfail, ' '.join(sides)))
-    if doc.get('accel') in ('tcg', 'mttcg'):
-        print('# %s' % TCG_LABEL)
-    print('# where: %s' % (doc.get('where') or doc.get('accel')))
-    for k, v in sorted(doc.get('meta', {}).items()):
-        print('#   %s: %s' % (k, v))
-    if doc.get('command'):
-        print('#   command: %s' % doc['command'])
+    print_run_facts(doc)
     for s in sides:
         unames = sorted({r['uname'].split(' ')[0] for r in runs[s] if r.get('uname')}) or ['?']
         print('#   %s: %d runs, kernel %s' % (s, len(runs[s]), ' '.join(unames)))
@@ -696,6 +701,77 @@ def matrix(args):
     print('\n# columns A>B: the change from side A to side B; * = significant: each median '
           'outside the other side\'s min-max (2+ runs a side); counters: and a change of 1% and 5 events a run or more')
     failures([], [], [(r['side'], r) for r in everything])
+    return 0
+
+
+SLUBFREE_COLS = [('calls', None), ('remote', 'free_call_remote'), ('flush', 'free_call_flush'),
+                 ('refill', 'free_call_refill'), ('other', 'free_call_other'),
+                 ('lock', 'free_list_lock'), ('add', 'free_add_partial'),
+                 ('remove', 'free_remove_partial'), ('transit', 'free_lock_nop_transit'),
+                 ('minpart', 'free_lock_nop_min_partial'), ('discard', 'free_lock_nop_discard'),
+                 ('redo', 'free_locked_redo')]
+
+
+def slubfree(args):
+    """The slub topic's table: per workload, __slab_free()'s calls by
+    caller and its list_lock outcomes, per 1M frees (slab.total.* counters
+    of MMSCALE_SLAB_STATS=free7 MMSCALE_SLAB_TOTAL=1), with lock_stat's
+    node list_lock next to them."""
+    doc = load(args.a)
+    runs = [r for r in doc['runs'] if not r['failed']]
+    sides = sorted({r['side'] for r in doc['runs']})
+    print('# __slab_free() per 1M frees (free_fastpath + free_slowpath, all caches): calls by caller, '
+          'list_lock acquisitions by outcome; lock_stat &n->list_lock (every user of the lock)')
+    print_run_facts(doc)
+    print('#   %d runs (%d failed) of %s' % (len(doc['runs']), len(doc['runs']) - len(runs), ' '.join(sides)))
+    workloads = sorted({w for r in runs for w in r['workloads']}, key=sort_key)
+    cols = [c for c, _ in SLUBFREE_COLS] + ['nop%', 'redo%', 'lscont', 'lsacq']
+    width = max([24] + [len(w) for w in workloads])
+    print('%-*s %10s %s' % (width, 'workload', 'frees', ' '.join('%8s' % c for c in cols)))
+    shown = 0
+    for w in workloads:
+        rows = []
+        for r in runs:
+            wl = r['workloads'].get(w)
+            if not wl or wl['errors']:
+                continue
+            c = wl['counters']
+            frees = c.get('slab.total.free_fastpath', 0.0) + c.get('slab.total.free_slowpath', 0.0)
+            if not frees or 'slab.total.free_list_lock' not in c and 'slab.total.free_call_other' not in c:
+                continue
+            get = lambda k: c.get('slab.total.' + k, 0.0)
+            calls = sum(get(k) for _, k in SLUBFREE_COLS[1:5])
+            vals = [calls] + [get(k) for _, k in SLUBFREE_COLS[1:]]
+            row = [v * 1e6 / frees for v in vals]
+            lock = get('free_list_lock')
+            nop = get('free_lock_nop_transit') + get('free_lock_nop_min_partial') + get('free_lock_nop_discard')
+            row += [100.0 * nop / lock if lock else 0.0, 100.0 * get('free_locked_redo') / lock if lock else 0.0]
+            # lock_stat: the counters are deltas, left out when 0; none
+            # at all means a kernel without lock_stat
+            acq = c.get('lockstat.n_list_lock.acquisitions', float('nan'))
+            cont = c.get('lockstat.n_list_lock.contentions', 0.0 if acq == acq else float('nan'))
+            row += [cont * 1e6 / frees, acq * 1e6 / frees]
+            rows.append((frees, row))
+        if not rows:
+            continue
+        shown += 1
+        n = len(rows)
+        mean = [sum(r[1][i] for r in rows) / n for i in range(len(cols))]
+        frees = sum(r[0] for r in rows) / n
+        print('%-*s %10.0f %s' % (width, w, frees, ' '.join(
+            '%8s' % ('-' if v != v else num(v)) for v in mean)))
+        if n > 1:
+            sd = [statistics.stdev([r[1][i] for r in rows]) if mean[i] == mean[i] else 0.0
+                  for i in range(len(cols))]
+            print('%-*s %10s %s' % (width, '  %%stddev (%d runs)' % n, '', ' '.join(
+                '%8s' % ('-' if m != m or not m else '%.0f%%' % (100.0 * d / m)) for m, d in zip(mean, sd))))
+    if not shown:
+        print('# no workload with the slub topic\'s counters (a kernel with SLUB_STATS and slub 1/N, '
+              'MMSCALE_SLAB_STATS=free7 MMSCALE_SLAB_TOTAL=1)')
+    print('# calls = remote + flush + refill + other; lock = add + remove + transit + minpart + discard + redo; '
+          'nop% = (transit + minpart + discard) / lock; redo% = redo / lock; '
+          'lscont, lsacq: lock_stat contentions and acquisitions of &n->list_lock ("-": no lock_stat)')
+    failures([], [], [(r['side'], r) for r in doc['runs']])
     return 0
 
 
@@ -749,6 +825,8 @@ def main():
     m.add_argument('a')
     m.add_argument('--pairs', metavar='A:B,...')
     m.add_argument('--keys', metavar='REGEX')
+    f = sub.add_parser('slubfree', help="the slub topic's __slab_free() table of one results file")
+    f.add_argument('a', metavar='RESULTS')
     k = sub.add_parser('check', help='the failed runs and workloads of one results file')
     k.add_argument('a', metavar='RESULTS')
     try:
@@ -756,7 +834,7 @@ def main():
         if args.cmd == 'report' and args.out and args.plots:
             raise Refused('give --out or --plots, not both')
         return {'collect': collect, 'report': report, 'sweep': sweep, 'matrix': matrix,
-                'check': check}[args.cmd](args)
+                'check': check, 'slubfree': slubfree}[args.cmd](args)
     except Refused as e:
         print('ERROR: %s' % e, file=sys.stderr)
         return 2

@@ -58,8 +58,14 @@ done
 
 stage kunit "$LOGS/$name.log"
 # two vCPUs: the memcg_stock suite runs one CPU's drain work on another
-# (its cases skip with one); the other suites run the same with two
-opts=(--arch=x86_64 --build_dir="$BUILD/$name" --jobs="$(nproc)" --qemu_args="-smp 2")
+# (its cases skip with one); on two NUMA nodes of 256 MiB, one vCPU each:
+# slub_test's remote-free case frees one node's objects from the other
+# node's CPU (it skips without a second node; kernels without NUMA see
+# one node of 512 MiB); the other suites run the same either way
+qemu_args="-smp 2 -m 512 -object memory-backend-ram,id=m0,size=256M"
+qemu_args+=" -object memory-backend-ram,id=m1,size=256M"
+qemu_args+=" -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
+opts=(--arch=x86_64 --build_dir="$BUILD/$name" --jobs="$(nproc)" --qemu_args="$qemu_args")
 if command -v ccache >/dev/null 2>&1; then
 	opts+=(--make_options "CC=ccache gcc")
 	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1

@@ -145,7 +145,8 @@ timed boot boot
 # A second, short boot with every slab cache in debug mode (slab_debug=FZPU:
 # consistency checks, red zones, poisoning, owner tracking) runs the line's
 # LINE_SLAB_DEBUG_VMTESTS again (6.12: the slub selftest; 7.3: ptlock, whose
-# page->ptl cache then has every check): SLUB checks every free and every
+# page->ptl cache then has every check, and the slub selftest, whose
+# lockless counters must then stay still): SLUB checks every free and every
 # cache it validates.  Where the line has boot parameters, the same boot
 # gives each of them bad values (LINE_BAD_BOOT_PARAMS: not a bool, not a
 # policy, not a number, empty, negative, too large, out of range): each

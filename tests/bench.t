@@ -15,9 +15,9 @@ check "RUNS=0 is refused" has "$tmp/o2" "RUNS must be a whole number from 1 to 1
 CONFIG=nope "$TOP/lab/bench.sh" > "$tmp/o3" 2>&1
 check "CONFIG=unknown is refused" has "$tmp/o3" 'CONFIG=nope: no configs/nope.config'
 MATRIX=memcg "$TOP/lab/bench.sh" > "$tmp/o6" 2>&1
-check "MATRIX=unknown is refused" has "$tmp/o6" "MATRIX must be 'stock', not 'memcg'"
+check "MATRIX=unknown is refused" has "$tmp/o6" "MATRIX must be 'stock' or 'slub', not 'memcg'"
 MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
-check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock boots five kernels under QEMU'
+check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock boots kernels under QEMU'
 PARALLEL=1 ACCEL=tcg "$TOP/lab/bench.sh" > "$tmp/o8" 2>&1
 check "PARALLEL=1 with another accelerator is refused" has "$tmp/o8" 'PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=tcg'
 PARALLEL=2 "$TOP/lab/bench.sh" > "$tmp/o9" 2>&1
@@ -28,6 +28,13 @@ SIDES="base=/bin/true Head=/x" "$TOP/lab/ab.sh" > "$tmp/o11" 2>&1
 check "ab.sh: a side name with capitals is refused" has "$tmp/o11" "SIDES: 'Head=/x' is not NAME=KERNEL\[@APPEND\]"
 SIDES="one=/bin/true" "$TOP/lab/ab.sh" > "$tmp/o12" 2>&1
 check "ab.sh: SIDES needs two sides" has "$tmp/o12" 'SIDES: name two sides or more'
+SIDES="one=/bin/true" REPORT=matrix "$TOP/lab/ab.sh" > "$tmp/o13" 2>&1
+check "ab.sh: an unknown REPORT is refused" has "$tmp/o13" 'REPORT=matrix: the only other report is slubfree'
+# make bench MATRIX=slub: its items, and only on a line with the counters
+BASE=7.3 MATRIX=slub "$TOP/lab/bench.sh" --plan > "$tmp/o14" 2>&1
+check "MATRIX=slub: hackbench, cross-node frees, stress-ng udp and rawudp, test_vmalloc" \
+	has "$tmp/o14" '^hackbench:process:pipe:2,.*hackbench-cgroup:process:socket:2,xnode-free:4096:8,stress-ng:udp:20000,stress-ng:rawudp:20000,vmalloc:fix_size:auto$'
+check "bench items: stress-ng takes udp or rawudp" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error stress-ng:tcp:5)\" = \"the stress-ng stressor must be udp or rawudp, not 'tcp'\" ] && [ -z \"\$(bench_item_error stress-ng:rawudp:5)\" ] && [ -z \"\$(bench_item_error xnode-free:64:2)\" ]"
 
 gcc -O2 -Wall -pthread -o "$tmp/page_fault" "$TOP/bench/page_fault.c" &&
 	gcc -O2 -Wall -pthread -o "$tmp/shm_pread" "$TOP/bench/shm_pread.c" &&
@@ -38,7 +45,11 @@ check "page_fault: bad mode is a usage error" test $? -eq 2
 "$tmp/sigqueue" -n 0 > "$tmp/o5" 2>&1
 check "sigqueue: 0 signals is a usage error" test $? -eq 2
 check "sigqueue: the error names the range" has "$tmp/o5" "SIGNALS must be 1\.\.1048576, not '0'"
-MMSCALE_BENCH=page_fault1:threads:1,shm-pread-seq-mt:1,sigqueue:64:3,bogus:1,slab-empty-partial MMSCALE_BENCH_BIN=$tmp \
+"$tmp/sigqueue" -a 0 > "$tmp/o15" 2>&1
+check "sigqueue: -a without -b is a usage error" has "$tmp/o15" '^sigqueue: -a and -b go together$'
+"$tmp/sigqueue" -n 16 -r 2 -a 0 -b "$(($(nproc) - 1))" > "$tmp/o16" 2>&1
+check "sigqueue: queued on one CPU, taken back on another" has "$tmp/o16" '^total_ops 32$'
+MMSCALE_BENCH=page_fault1:threads:1,shm-pread-seq-mt:1,sigqueue:64:3,bogus:1,xnode-free:64:2,stress-ng:udp:200,slab-empty-partial MMSCALE_BENCH_BIN=$tmp \
 	MMSCALE_BENCH_SECONDS=1 MMSCALE_BENCH_TMP=/dev/shm MMSCALE_KPROBES=no_such_function_xyz \
 	timeout 60 "$TOP/bench/workloads.sh" > "$tmp/w" 2> /dev/null
 check "workloads.sh: exit 0" test $? -eq 0
@@ -49,6 +60,8 @@ check "page_fault1: vm event deltas" has "$tmp/w" '^mmscale: counter page_fault1
 check "shm-pread-seq-mt: KB/s" has "$tmp/w" '^mmscale: metric shm-pread-seq-mt@threads=1 vm-scalability\.throughput [1-9][0-9]*$'
 check "sigqueue: one op per signal freed" has "$tmp/w" '^mmscale: ops sigqueue@signals=64 192$'
 check "an unknown item is an error line" has "$tmp/w" '^mmscale: error bogus:1 unknown workload$'
+check "xnode-free: remote frees, or a skip with one node" has "$tmp/w" '^mmscale: (ops xnode-free@signals=64 128|skip xnode-free@signals=64 needs two NUMA nodes with CPUs)$'
+check "stress-ng udp: its bogo ops are the operations" has "$tmp/w" '^mmscale: (ops stress-ng-udp@ops=200 200|skip stress-ng-udp@ops=200 stress-ng is not installed)$'
 check "a kprobe that cannot be counted is said, not hidden" has "$tmp/w" 'kprobe no_such_function_xyz: no such|no tracefs kprobe_events'
 check "slab-empty-partial: a count, or a skip that names the options" has "$tmp/w" '^mmscale: (metric slab-empty-partial slab\.partial_empty [0-9]+|skip slab-empty-partial needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS)$'
 check "end marker" has "$tmp/w" '^mmscale: bench done$'

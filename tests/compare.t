@@ -128,4 +128,33 @@ check "matrix: failed runs are listed by side" has "$tmp/mx" '^  clock7 run 3 \(
 "$cmp" matrix "$tmp/m" --pairs rr7:nope > "$tmp/mx2" 2>&1
 check "matrix: an unknown side in --pairs is refused" test $? -eq 2
 check "matrix: says which sides there are" has "$tmp/mx2" 'not A:B of two sides of .* \(rr7, clock7, base\)'
+
+# compare.py slubfree: the slub topic's table (make bench MATRIX=slub):
+# per 1M frees, from the slab.total.* counters of one side
+mkdir -p "$tmp/sf"
+for i in 1 2; do
+	printf '%s\n' "mmscale: uname 7.3.4 #1 cpus=2" "mmscale: ops hb@groups=2 1000" \
+		"mmscale: counter hb@groups=2 slab.total.free_fastpath $((900000 + i * 0))" \
+		"mmscale: counter hb@groups=2 slab.total.free_slowpath 100000" \
+		"mmscale: counter hb@groups=2 slab.total.free_call_remote 1000" \
+		"mmscale: counter hb@groups=2 slab.total.free_call_flush $((3000 + i * 1000))" \
+		"mmscale: counter hb@groups=2 slab.total.free_list_lock 2000" \
+		"mmscale: counter hb@groups=2 slab.total.free_add_partial 1000" \
+		"mmscale: counter hb@groups=2 slab.total.free_lock_nop_transit 500" \
+		"mmscale: counter hb@groups=2 slab.total.free_locked_redo 500" \
+		"mmscale: counter hb@groups=2 lockstat.n_list_lock.contentions 30" \
+		"mmscale: counter hb@groups=2 lockstat.n_list_lock.acquisitions 6000" \
+		"mmscale: ops old 10" "mmscale: counter old proc-vmstat.pgfree 5" \
+		"mmscale: bench done" > "$tmp/sf/counters-$i.log"
+done
+"$cmp" collect --out "$tmp/sf/results.json" --accel tcg --command "make bench MATRIX=slub" \
+	counters:1:$tmp/sf/counters-1.log: counters:2:$tmp/sf/counters-2.log: > /dev/null 2>&1
+"$cmp" slubfree "$tmp/sf" > "$tmp/sfx" 2>&1
+check "slubfree: exit 0" test $? -eq 0
+check "slubfree: a column per counter" has "$tmp/sfx" '^workload +frees +calls +remote +flush +refill +other +lock +add +remove +transit +minpart +discard +redo +nop% +redo% +lscont +lsacq$'
+# 1M frees a run: calls 5000 and 6000 (mean 5500), lock 2000, 25% no-op and redo
+check "slubfree: per 1M frees, the mean of the runs" \
+	has "$tmp/sfx" '^hb@groups=2 +1000000 +5500 +1000 +4500 +0 +0 +2000 +1000 .* 25\.0 +25\.0 +30\.0 +6000$'
+check "slubfree: %stddev when there are runs to compare" has "$tmp/sfx" '^  %stddev \(2 runs\) +13% +0% +16% '
+check "slubfree: a workload without the counters is left out" bash -c "! grep -q '^old ' '$tmp/sfx'"
 done_testing
