@@ -97,6 +97,33 @@ sections() { objdump -h "$1" | awk '$1 ~ /^[0-9]+$/ { print $2 }'; }
 # section_bytes OBJ SECTION: the section's contents as objdump's hex dump
 # (none for NOBITS), without the line that names the file
 section_bytes() { objdump -s -j "$2" "$1" 2> /dev/null | grep '^ '; }
+# bug_table_lines BASE HEAD OBJ: when only __bug_table differs, say whether
+# the difference is one 2-byte field of its entries, which is the line
+# number of each WARN/BUG site (struct bug_entry: the displacements, which
+# are relocations and read 0 here, then line and flags): lines added above
+# a WARN_ON() move it, with the code the same.  Entry sizes tried: 16
+# (x86-64 with a format displacement, 7.3) and 12.
+bug_table_lines() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import subprocess, sys
+def sec(path):
+    return subprocess.run(['objcopy', '-O', 'binary', '--only-section=__bug_table', path, '/dev/stdout'],
+                          capture_output=True, check=True).stdout
+a, b = sec(sys.argv[1]), sec(sys.argv[2])
+diffs = {i for i in range(min(len(a), len(b))) if a[i] != b[i]}
+for size in (16, 12):
+    if len(a) != len(b) or len(a) % size:
+        continue
+    fields = {i % size for i in diffs}
+    if len(fields) <= 2 and max(fields) - min(fields) <= 1 and min(fields) % 2 == 0:
+        print('  %s: __bug_table differs only in bytes %d-%d of its %d-byte entries, the line numbers of '
+              '%d WARN/BUG sites (moved by added lines); code and every other section the same'
+              % (sys.argv[3], min(fields), min(fields) + 1, size, len({i // size for i in diffs})))
+        break
+else:
+    print('  %s: __bug_table differs in more than its line numbers' % sys.argv[3])
+PY
+}
 rc=0
 for obj in "$@"; do
 	b=${obj_dir[base]}/$obj h=${obj_dir[head]}/$obj
@@ -123,6 +150,7 @@ for obj in "$@"; do
 	done < <(sort -u <(sections "$b") <(sections "$h"))
 	if [ ${#diffs[@]} -gt 0 ]; then
 		echo "  $obj: not byte for byte identical ($frags); sections that differ: ${diffs[*]}"
+		[ "${diffs[*]}" = __bug_table ] && bug_table_lines "$b" "$h" "$obj"
 		continue
 	fi
 	# the sections' contents are the same: then it is the names of symbols
