@@ -15,10 +15,12 @@
 #                               just built; exit powers off; lab/shell.sh)
 #   make test                   the lab's own tests only (prove tests/)
 #   make bench [BENCH=page_fault3] [RUNS=3] [FULL=1] [CONFIG=rt] [HOST=1]
-#              [MATRIX=stock|slub] [PARALLEL=1]
+#              [MATRIX=stock|slub|memcg] [PARALLEL=1]
 #                               A/B benchmark, LKP tables (lab/bench.sh);
 #                               MATRIX=stock: 6.12 and the memcg stock at
 #                               N = 7 (random, roundrobin, clock) and 16;
+#                               MATRIX=memcg: 7.3.4 and the memcg stock's
+#                               ceiling at 64 and 128 pages;
 #                               MATRIX=slub: 7.3 with the slub counters
 #                               alone, __slab_free per 1M frees;
 #                               PARALLEL=1: multi-threaded TCG, 4 vCPUs

@@ -7,14 +7,21 @@
 #   page_fault1|page_fault2|page_fault3:MODE:TASKS   MODE threads|processes
 #   shm-pread-seq-mt:TASKS
 #   memcg-parallel-fault:K          K cgroups, one 64 MiB anon fault loop each
-#   memcg-madvise-fault:K           K cgroups, one 16 MiB anon mapping each,
+#   memcg-madvise-fault:K[:THP]     K cgroups, one 16 MiB anon mapping each,
 #                                   written and madvise(DONTNEED)ed in a loop
-#                                   (upstream's page_counter stock workload)
-#   iperf3-cgroup:K[:MIB]           K iperf3 server/client pairs on loopback,
+#                                   (upstream's page_counter stock workload);
+#                                   THP thp (always) or nothp (never) sets
+#                                   transparent_hugepage/enabled for the run
+#                                   (default: the kernel's setting)
+#   iperf3-cgroup:K[:MIB[:PLACE]]   K iperf3 server/client pairs on loopback,
 #                                   pair i in memory cgroup i: sendfile (-Z),
 #                                   10 KiB writes, MIB MiB a pair (default
 #                                   64); upstream's multi-memcg stock
-#                                   benchmark (netperf TCP_SENDFILE there)
+#                                   benchmark (netperf TCP_SENDFILE there).
+#                                   PLACE: mixed (default: unpinned), pair
+#                                   (pair i's server and client on CPU i mod
+#                                   CPUs) or split (server on CPU 2i, client
+#                                   on CPU 2i+1, mod CPUs), with taskset
 #   sigqueue:SIGNALS:ROUNDS         bench/sigqueue.c: a fixed alloc/free
 #                                   pattern on the sigqueue slab cache,
 #                                   started from an empty cache (shrunk);
@@ -405,29 +412,53 @@ run_hackbench_cgroup() {
 	counters_end "$w" "$(($(hackbench_msgs 1) * k))"
 }
 
-# run_madvise_fault K: K processes, each in its own cgroup, write every page
+# run_madvise_fault K [THP]: K processes, each in its own cgroup, write every page
 # of a 16 MiB anonymous mapping and madvise(DONTNEED) it, in a loop: one
-# charge and one uncharge per page and round.
+# charge and one uncharge per page and round (per 2 MiB folio with THP).
+# THP thp or nothp: transparent_hugepage/enabled always or never for the
+# run, restored after it; the workload's name then ends in -thp or -nothp.
 run_madvise_fault() {
-	local k=$1 w=memcg-madvise-fault@cgroups=$1
-	cgroups_ready "$w" "$k" || return
-	size "$w" "$k" "cgroups=$k, 16 MiB each, $secs s of samples"
+	local k=$1 thp=${2:-} w=memcg-madvise-fault${2:+-$2}@cgroups=$1 f=/sys/kernel/mm/transparent_hugepage/enabled old=
+	if [ -n "$thp" ]; then
+		[ -w $f ] || { echo "mmscale: skip $w $f is not writable (no THP in this kernel)"; return; }
+		old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $f)
+		echo "$([ "$thp" = thp ] && echo always || echo never)" > $f ||
+			{ error "$w could not set $f"; return; }
+	fi
+	cgroups_ready "$w" "$k" || { [ -z "$old" ] || echo "$old" > $f; return; }
+	size "$w" "$k" "cgroups=$k, 16 MiB each, $secs s of samples${thp:+, THP $(sed -n 's/.*\[\(.*\)\].*/\1/p' $f)}"
 	run_sampled "$w" "$bin/page_fault" -k 1 -a -m processes -t "$k" -b 16 -s "$secs" -w 1 -d "$tmp" -c "$cg/g"
 	sleep 1
 	cgroups_remove
+	[ -z "$old" ] || echo "$old" > $f
 }
 
-# run_iperf3_cgroup K MIB: K iperf3 pairs on loopback, the server and the
+# run_iperf3_cgroup K MIB [PLACE]: K iperf3 pairs on loopback, the server and the
 # client of pair i in cgroup g<i>; each client sends MIB MiB with sendfile
 # in 10 KiB writes.  Operations are the 10 KiB messages; the metric is all
-# bytes over the slowest client's time.
+# bytes over the slowest client's time.  PLACE (mixed, pair, split; the
+# workload's name then ends in -PLACE) pins the pairs with taskset: mixed
+# leaves them to the scheduler, pair puts both ends of pair i on CPU i mod
+# CPUs (its charges and uncharges on one CPU's stock), split puts the
+# server on CPU 2i and the client on CPU 2i+1, mod CPUs (socket memory
+# charged on one CPU and uncharged on another).
 run_iperf3_cgroup() {
-	local k=$1 mib=${2:-64} w=iperf3-cgroup@pairs=$1 i n t0 t bad=0 clients
+	local k=$1 mib=${2:-64} place=${3:-mixed} w=iperf3-cgroup${3:+-$3}@pairs=$1 i n t0 t bad=0 clients
+	local -a srv_cpu=() cli_cpu=()
 	command -v iperf3 > /dev/null || { echo "mmscale: skip $w iperf3 is not installed"; return; }
+	[ "$place" = mixed ] || command -v taskset > /dev/null ||
+		{ echo "mmscale: skip $w taskset is not installed (PLACE=$place pins the pairs)"; return; }
 	cgroups_ready "$w" "$k" || return
-	size "$w" $((2 * k)) "pairs=$k, $mib MiB each, sendfile, 10 KiB writes"
+	size "$w" $((2 * k)) "pairs=$k, $mib MiB each, sendfile, 10 KiB writes, placement $place"
 	for ((i = 0; i < k; i++)); do
-		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec iperf3 "$@"' sh "$cg/g$i" \
+		case $place in
+		mixed) srv_cpu[i]=; cli_cpu[i]= ;;
+		pair) srv_cpu[i]=$((i % nr_cpus)); cli_cpu[i]=${srv_cpu[i]} ;;
+		split) srv_cpu[i]=$((2 * i % nr_cpus)); cli_cpu[i]=$(((2 * i + 1) % nr_cpus)) ;;
+		esac
+	done
+	for ((i = 0; i < k; i++)); do
+		sh -c 'echo $$ > "$1/cgroup.procs" && c=$2 && shift 2 && exec ${c:+taskset -c $c} iperf3 "$@"' sh "$cg/g$i" "${srv_cpu[i]}" \
 			-s -1 -B 127.0.0.1 -p $((5201 + i)) > "$work/srv$i" 2>&1 &
 	done
 	for n in $(seq 100); do
@@ -439,7 +470,7 @@ run_iperf3_cgroup() {
 	counters_begin
 	t0=$(date +%s.%N)
 	for ((i = 0; i < k; i++)); do
-		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec iperf3 "$@"' sh "$cg/g$i" \
+		sh -c 'echo $$ > "$1/cgroup.procs" && c=$2 && shift 2 && exec ${c:+taskset -c $c} iperf3 "$@"' sh "$cg/g$i" "${cli_cpu[i]}" \
 			-c 127.0.0.1 -p $((5201 + i)) -Z -l 10K -n "${mib}M" > "$work/cli$i" 2>&1 &
 		clients+=($!)
 	done
@@ -690,8 +721,8 @@ for item in ${MMSCALE_BENCH//,/ }; do
 		size "$name@threads=$a" "$a" "$secs s of samples"
 		run_sampled "$name@threads=$a" "$bin/shm_pread" -t "$a" -s "$secs" -w 1 -d "$tmp" ;;
 	memcg-parallel-fault) run_memcg_fault "$a" ;;
-	memcg-madvise-fault) run_madvise_fault "$a" ;;
-	iperf3-cgroup) run_iperf3_cgroup "$a" "$b" ;;
+	memcg-madvise-fault) run_madvise_fault "$a" "$b" ;;
+	iperf3-cgroup) run_iperf3_cgroup "$a" "$b" "$c" ;;
 	sigqueue) run_sigqueue "$a" "$b" ;;
 	xnode-free) run_xnode_free "$a" "$b" ;;
 	stress-ng) run_stress_ng "$a" "$b" ;;

@@ -31,6 +31,17 @@
 #                  4 and 32 (BENCH picks others).  The report (lab/compare.py
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
+#   MATRIX=memcg   the 7.3 line's memcg matrix (issue 28), three sides in
+#                  one interleaved run: base (7.3.4, vm bench), ceiling64
+#                  (the series, vm mmscale bench with configs/noabsorb:
+#                  CONFIG_MEMCG_STOCK_ABSORB off, the stock's vm events on)
+#                  and ceiling128 (make bench's head: the option on).  Items:
+#                  iperf3-cgroup at K = 1 2 4 8 16 (64 MiB a pair), mixed,
+#                  pair and split; memcg-madvise-fault at 1, 4 and 32 with
+#                  THP always and never; hackbench-cgroup process pipe and
+#                  socket at K = 4.  The report (lab/compare.py matrix) adds
+#                  kprobe.page_counter_try_charge+uncharge, every
+#                  hierarchical charge and uncharge
 #   MATRIX=slub    the slub topic's measurement (the 7.3 line): one kernel,
 #                  the line's base with only the slub topic's first patch
 #                  (its counters), vm + bench + stats + lockstat
@@ -75,7 +86,7 @@ source "$(dirname "$0")/common.sh"
 stage bench
 
 want_bool HOST FULL FORCE PARALLEL
-want_choice MATRIX stock slub
+want_choice MATRIX stock slub memcg
 if [ "${PARALLEL:-0}" = 1 ]; then
 	[ -z "${ACCEL:-}" ] || [ "$ACCEL" = mttcg ] || die "PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=$ACCEL"
 	export ACCEL=mttcg VCPUS=${VCPUS:-4}
@@ -125,6 +136,14 @@ if [ "${MATRIX:-}" = stock ]; then
 	matrix=()
 	for k in 1 2 4 6 8 12 16; do matrix+=("iperf3-cgroup:$k"); done
 	for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k"); done
+elif [ "${MATRIX:-}" = memcg ]; then
+	# issue 28's matrix: iperf3 per memory cgroup at K = 1 2 4 8 16 in
+	# three placements, the madvise loop with THP on and off, hackbench
+	# across memory cgroups
+	matrix=()
+	for p in mixed pair split; do for k in 1 2 4 8 16; do matrix+=("iperf3-cgroup:$k:64:$p"); done; done
+	for t in thp nothp; do for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k:$t"); done; done
+	matrix+=(hackbench-cgroup:process:pipe:4 hackbench-cgroup:process:socket:4)
 elif [ "${MATRIX:-}" = slub ]; then
 	matrix=()
 	for m in process thread; do for i in pipe socket; do matrix+=("hackbench:$m:$i:2"); done; done
@@ -186,14 +205,19 @@ RUNS=${RUNS:-$([ "${MATRIX:-}" = slub ] && echo 1 || echo 3)}
 cmd="make bench${MATRIX:+ MATRIX=$MATRIX}${PARALLEL:+ PARALLEL=$PARALLEL}${BENCH:+ BENCH=$BENCH}${FULL:+ FULL=$FULL}${CONFIG:+ CONFIG=$CONFIG}${HOST:+ HOST=$HOST} RUNS=$RUNS"
 [ "${VCPUS:-2}" = 2 ] || cmd+=" VCPUS=$VCPUS"
 stamp=$(date +%Y%m%d-%H%M%S)
-
-if [ "${HOST:-0}" = 1 ]; then
-	[ "$(id -u)" = 0 ] || die "HOST=1 runs the workloads on this kernel and needs root (cgroups, tracefs, modprobe)"
+# out_dir [SUFFIX]: the results folder: OUT when it is given (made if
+# missing), else a new build/results/<time><SUFFIX>
+out_dir() {
 	if [ -n "${OUT:-}" ]; then
 		mkdir -p "$OUT" || die "could not make OUT=$OUT"
 	else
-		OUT=$(new_dir "$BUILD/results/$stamp-host") || die "could not make a results folder under $BUILD/results"
+		OUT=$(new_dir "$BUILD/results/$stamp${1:-}") || die "could not make a results folder under $BUILD/results"
 	fi
+}
+
+if [ "${HOST:-0}" = 1 ]; then
+	[ "$(id -u)" = 0 ] || die "HOST=1 runs the workloads on this kernel and needs root (cgroups, tracefs, modprobe)"
+	out_dir "-host"
 	sizing="$host_cpus CPUs, $host_mem MiB available: tasks at 100% (and 200%, 800%) of the CPUs, capped by memory; hackbench loops ${MMSCALE_HACKBENCH_LOOPS}, test_vmalloc loops ${MMSCALE_VMALLOC_LOOPS} (auto: sized for ${SECONDS_PER:-5} s a run)"
 	say "sized for this machine: $sizing"
 	say "items: $plan"
@@ -244,11 +268,7 @@ if [ "${MATRIX:-}" = slub ]; then
 	fi
 	kdir=$BUILD/bench-slub-counters$suffix
 	KSRC=$src NAME=bench-slub-counters$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench stats lockstat "${extra[@]}"
-	if [ -n "${OUT:-}" ]; then
-		mkdir -p "$OUT" || die "could not make OUT=$OUT"
-	else
-		OUT=$(new_dir "$BUILD/results/$stamp-slub") || die "could not make a results folder under $BUILD/results"
-	fi
+	out_dir "-slub"
 	cp "$kdir/.config" "$OUT/counters.config"
 	meta=$(printf '{"counters.kernel": "Linux %s + %s alone, vm bench stats lockstat%s (counters.config)", "all.host": "%s CPUs, %s"}' \
 		"$(kernel_version "$SRC_DIR")" "$(basename "$p")" "${extra[*]:+ ${extra[*]}}" \
@@ -257,17 +277,38 @@ if [ "${MATRIX:-}" = slub ]; then
 		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
 	exit
 fi
+if [ "${MATRIX:-}" = memcg ]; then
+	grep -q '^config MEMCG_STOCK_ABSORB$' "$TREE/init/Kconfig" ||
+		die "MATRIX=memcg measures CONFIG_MEMCG_STOCK_ABSORB (the 7.3 line's memcg topic); $TREE has no such option"
+elif [ "${MATRIX:-}" = stock ]; then
+	grep -q '^config MEMCG_NR_STOCK$' "$TREE/init/Kconfig" ||
+		die "MATRIX=stock measures CONFIG_MEMCG_NR_STOCK (the 6.12 line's memcg topic); $TREE has no such option (on 7.3: MATRIX=memcg)"
+fi
 base_tree=$(base_tree_ready) || exit 1
 KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
+if [ "${MATRIX:-}" = memcg ]; then
+	# the series as make bench's head (options on: the stock's ceiling at
+	# 128 and its vm events), and the same with the ceiling option off
+	NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench "${extra[@]}"
+	NAME=bench-head-noabsorb$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench noabsorb "${extra[@]}"
+	out_dir "-memcg"
+	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
+	cp "$BUILD/bench-head-noabsorb$suffix/.config" "$OUT/ceiling64.config"
+	cp "$BUILD/bench-head$suffix/.config" "$OUT/ceiling128.config"
+	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config)", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64: CONFIG_MEMCG_STOCK_ABSORB off (ceiling64.config), ceiling128: on (ceiling128.config)", "all.host": "%s CPUs, %s"}' \
+		"$(kernel_version "$SRC_DIR")" "${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" \
+		"$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" "$(git -C "$TREE" rev-parse --short=12 HEAD)" \
+		"${extra[*]:+ ${extra[*]}}" "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	SIDES="base=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix ceiling128=$BUILD/bench-head$suffix" \
+	MATRIX_PAIRS=base:ceiling128,ceiling64:ceiling128,base:ceiling64 \
+		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
+	exit
+fi
 if [ -n "${MATRIX:-}" ]; then
 	for n in 7 16; do
 		NAME=bench-head-stock$n$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench stock$n "${extra[@]}"
 	done
-	if [ -n "${OUT:-}" ]; then
-		mkdir -p "$OUT" || die "could not make OUT=$OUT"
-	else
-		OUT=$(new_dir "$BUILD/results/$stamp-matrix") || die "could not make a results folder under $BUILD/results"
-	fi
+	out_dir "-matrix"
 	h7=$BUILD/bench-head-stock7$suffix
 	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 	cp "$h7/.config" "$OUT/stock7.config"
@@ -285,11 +326,7 @@ fi
 # wants for its tests) off again, so both sides count the same way
 NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench "${extra[@]}"
 
-if [ -n "${OUT:-}" ]; then
-	mkdir -p "$OUT" || die "could not make OUT=$OUT"
-else
-	OUT=$(new_dir "$BUILD/results/$stamp") || die "could not make a results folder under $BUILD/results"
-fi
+out_dir
 cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 cp "$BUILD/bench-head$suffix/.config" "$OUT/head.config"
 series=$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")

@@ -342,7 +342,7 @@ want_boot_settings() {
 # bytes; sigqueue SIGNALS and ROUNDS 1..1048576
 # (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
 # 4..4194304 KiB (the range vm.vmap_lazy_threshold_kb accepts).
-BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K, iperf3-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
+BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K[:thp|nothp], iperf3-cgroup:K[:MIB[:mixed|pair|split]], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
 
 # bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
 bench_count() {
@@ -362,13 +362,18 @@ bench_item_error() {
 	shm-pread-seq-mt)
 		[ ${#f[@]} = 2 ] || { echo "want shm-pread-seq-mt:TASKS"; return; }
 		bench_count TASKS 1 8192 "${f[1]}" ;;
-	memcg-parallel-fault | memcg-madvise-fault)
+	memcg-parallel-fault)
 		[ ${#f[@]} = 2 ] || { echo "want ${f[0]}:K"; return; }
 		bench_count "K (memory cgroups)" 1 1024 "${f[1]}" ;;
+	memcg-madvise-fault)
+		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want memcg-madvise-fault:K[:thp|nothp]"; return; }
+		bench_count "K (memory cgroups)" 1 1024 "${f[1]}"
+		[ ${#f[@]} = 2 ] || [[ ${f[2]} =~ ^(thp|nothp)$ ]] || { echo "THP must be thp or nothp, not '${f[2]}'"; return; } ;;
 	iperf3-cgroup)
-		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want iperf3-cgroup:K[:MIB]"; return; }
+		[ ${#f[@]} -ge 2 ] && [ ${#f[@]} -le 4 ] || { echo "want iperf3-cgroup:K[:MIB[:mixed|pair|split]]"; return; }
 		bench_count "K (iperf3 pairs)" 1 1024 "${f[1]}"
-		[ ${#f[@]} = 2 ] || bench_count MIB 1 65536 "${f[2]}" ;;
+		[ ${#f[@]} = 2 ] || bench_count MIB 1 65536 "${f[2]}"
+		[ ${#f[@]} -lt 4 ] || [[ ${f[3]} =~ ^(mixed|pair|split)$ ]] || { echo "PLACE must be mixed, pair or split, not '${f[3]}'"; return; } ;;
 	sigqueue | xnode-free)
 		[ ${#f[@]} = 3 ] || { echo "want ${f[0]}:SIGNALS:ROUNDS"; return; }
 		bench_count SIGNALS 1 1048576 "${f[1]}"

@@ -76,7 +76,21 @@ VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_\w+|pgfree
 TCG_LABEL = 'TCG — emulated; times are not performance'
 SIDE = re.compile(r'^[a-z][a-z0-9]*$')
 # what compare.py matrix shows by default: every metric, and these counters
-MATRIX_COUNTERS = re.compile(r'^(kprobe\.page_counter_\w+|proc-vmstat\.memcg_stock_\w+)$')
+MATRIX_COUNTERS = re.compile(r'^(kprobe\.page_counter_[\w+]+|proc-vmstat\.(memcg|obj)_stock_\w+)$')
+# the matrix's sum of both page_counter kprobes: every hierarchical charge
+# and uncharge (the memcg topic's measure on the 7.3 line, issue 28)
+PAGE_COUNTER_BOTH = 'kprobe.page_counter_try_charge+uncharge'
+
+
+def add_page_counter_both(doc):
+    """Give each workload with a page_counter kprobe count the sum of both
+    (a count workloads.sh did not print was 0: it prints no zero delta)."""
+    both = ('kprobe.page_counter_try_charge', 'kprobe.page_counter_uncharge')
+    for r in doc['runs']:
+        for w in r['workloads'].values():
+            c = w['counters']
+            if any(k in c for k in both):
+                c[PAGE_COUNTER_BOTH] = sum(c.get(k, 0.0) for k in both)
 
 
 class Refused(Exception):
@@ -646,6 +660,7 @@ def matrix(args):
     column per side, then the change of each pair."""
     want_regex(args.keys)
     doc = load(args.a)
+    add_page_counter_both(doc)
     sides = []
     for r in doc['runs']:
         if r['side'] not in sides:

@@ -157,6 +157,12 @@ say "recording Linux $ver as the baseline commit (tag $BASE_TAG)"
 	export GIT_COMMITTER_NAME=mmscale GIT_COMMITTER_EMAIL=mmscale@localhost
 	export GIT_AUTHOR_DATE="2024-11-17T00:00:00Z" GIT_COMMITTER_DATE="2024-11-17T00:00:00Z"
 	git init -q -b base .
+	# no automatic gc, ever: the commit below leaves some 90000 loose
+	# objects, and the gc --auto it would start runs on in the background,
+	# repacking them while lab/objdiff.sh and make bench MATRIX=slub
+	# hard-link this tree (cp -al failed on a vanished objects/NN folder)
+	# and while the trees cloned --shared from it read them
+	git config gc.auto 0
 	git add -A -f .
 	git commit -q -m "Linux $ver (mmscale baseline, $origin)"
 	git tag "$BASE_TAG"

@@ -29,6 +29,16 @@ check "source: a 6.6 tree is refused" test $? -ne 0
 check "source: error names the version" has "$tmp/out" '^ERROR: stage source: LINUX_SRC is Linux 6\.6\.30; the series is for Linux '"$LV"'\.y$'
 check "source: nothing was created" test ! -e "$tmp/b3/src"
 
+# a tree of the line's version is taken, into a repository that never gcs
+# on its own (a background gc --auto once repacked it under lab/objdiff.sh's
+# cp -al)
+mkdir -p "$tmp/linux-ok/mm"
+printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 4\n' "${_line%.*}" "${_line#*.}" > "$tmp/linux-ok/Makefile"
+: > "$tmp/linux-ok/Kconfig"
+LINUX_SRC=$tmp/linux-ok BUILD=$tmp/b3b "$TOP/lab/source.sh" > "$tmp/out" 2>&1
+check "source: a $_line tree is taken" test $? -eq 0
+check "source: its repository has gc.auto 0" test "$(git -C "$tmp/b3b/src" config gc.auto)" = 0
+
 # a build error (a fake tree whose build fails like a compiler error)
 mkdir -p "$tmp/ksrc/scripts/kconfig" "$tmp/ksrc/mm"
 : > "$tmp/ksrc/Kconfig"

@@ -129,6 +129,30 @@ check "matrix: failed runs are listed by side" has "$tmp/mx" '^  clock7 run 3 \(
 check "matrix: an unknown side in --pairs is refused" test $? -eq 2
 check "matrix: says which sides there are" has "$tmp/mx2" 'not A:B of two sides of .* \(rr7, clock7, base\)'
 
+# compare.py matrix sums both page_counter kprobes (make bench MATRIX=memcg):
+# 10 + 20 and 3 + 5 per 1000 messages; a count not printed was 0 (no zero
+# delta is printed), so the split workload's sum is its charges alone
+mkdir -p "$tmp/pc"
+for side in base:40:20:10 ceiling128:10:6:4; do
+	IFS=: read -r name unch ch other <<< "$side"
+	{
+		echo "mmscale: uname 7.3.4-$name #1_SMP cpus=2"
+		echo "mmscale: ops iperf3-cgroup-mixed@pairs=1 2000"
+		echo "mmscale: counter iperf3-cgroup-mixed@pairs=1 kprobe.page_counter_try_charge $ch"
+		echo "mmscale: counter iperf3-cgroup-mixed@pairs=1 kprobe.page_counter_uncharge $unch"
+		echo "mmscale: ops iperf3-cgroup-split@pairs=1 1000"
+		echo "mmscale: counter iperf3-cgroup-split@pairs=1 kprobe.page_counter_try_charge $other"
+		echo "mmscale: bench done"
+	} > "$tmp/pc/$name.log"
+done
+"$cmp" collect --out "$tmp/pc/results.json" --accel tcg --command "make bench MATRIX=memcg" \
+	base:1:$tmp/pc/base.log: ceiling128:1:$tmp/pc/ceiling128.log: > "$tmp/pc.out" 2>&1
+"$cmp" matrix "$tmp/pc" > "$tmp/pcx" 2>&1
+check "matrix: exit 0 on the memcg matrix" test $? -eq 0
+check "matrix: the sum of both page_counter kprobes gets a table" has "$tmp/pcx" '^kprobe\.page_counter_try_charge\+uncharge \(per 1000 operations\)$'
+check "matrix: ... with both counts summed per 1000 operations" has "$tmp/pcx" '^iperf3-cgroup-mixed@pairs=1 +30\.0 +8 +-73\.3% $'
+check "matrix: ... a missing count taken as 0" bash -c "sed -n '/^kprobe.page_counter_try_charge+uncharge/,/^\$/p' '$tmp/pcx' | grep -Eq '^iperf3-cgroup-split@pairs=1 +10\.0 +4 +-60\.0% $'"
+
 # compare.py slubfree: the slub topic's table (make bench MATRIX=slub):
 # per 1M frees, from the slab.total.* counters of one side
 mkdir -p "$tmp/sf"
