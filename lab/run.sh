@@ -8,7 +8,7 @@
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
 #          RUN_CONFIGS, default lab/common.sh's DEFAULT_CONFIGS) -> boot under
 #          QEMU (KUnit at boot, then the line's mm selftest categories and
-#          cgroup sections: test_memcontrol, test_memcg_stock (6.12),
+#          cgroup sections: test_memcontrol, test_memcg_stock,
 #          test_kmem) -> a second boot with slab_debug=FZPU -> report.
 #   check: the same, plus: "make export" on the fresh tree must write
 #          patches/<line>/ again byte for byte, every patch through
