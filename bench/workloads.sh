@@ -68,7 +68,11 @@
 # uses for sweep plots.
 # Counters: /proc/vmstat deltas; kprobe hit counts (tracefs kprobe_profile)
 # on MMSCALE_KPROBES, counted from a tracefs instance whose buffer is off,
-# so base and head are counted the same way; SLUB_STATS files of
+# so base and head are counted the same way; those of
+# MMSCALE_KPROBES_BY_CALLER (default: page_counter_try_charge and
+# page_counter_uncharge) also per caller, as kprobe.FN.by.CALLER: the
+# symbol of the return address (a hist trigger on the probe's $stack0;
+# needs CONFIG_HIST_TRIGGERS, configs/bench.config); SLUB_STATS files of
 # MMSCALE_SLABS (cache names, or "all") when the kernel has them, the
 # items named by MMSCALE_SLAB_STATS (default: the free path ones; "all":
 # every 6.12 item and the series' new ones; "free7": 7.3's free path items
@@ -92,6 +96,8 @@ bin=${MMSCALE_BENCH_BIN:?MMSCALE_BENCH_BIN must name the directory of the built 
 secs=${MMSCALE_BENCH_SECONDS:-5}
 tmp=${MMSCALE_BENCH_TMP:-/tmp}
 kprobes=${MMSCALE_KPROBES:-page_counter_try_charge page_counter_uncharge flush_tlb_kernel_range __purge_vmap_area_lazy}
+# of those, the ones also counted per caller (empty: none)
+by_caller=${MMSCALE_KPROBES_BY_CALLER-page_counter_try_charge page_counter_uncharge}
 slabs=${MMSCALE_SLABS:-kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k kmalloc-cg-64 kmalloc-cg-1k kmalloc-cg-4k skbuff_head_cache vmap_area}
 knob=${MMSCALE_VMALLOC_KNOB:-/proc/sys/vm/vmap_lazy_threshold_kb}
 cg=/sys/fs/cgroup/mmscale-bench
@@ -145,7 +151,11 @@ kprobes_setup() {
 			echo "mmscale: info all kprobe $fn: no such text symbol on this kernel (inlined?)"
 			continue
 		fi
-		if echo "p:mmscale_bench/$fn $fn" >> $tracing/kprobe_events 2>/dev/null; then
+		# a function counted per caller fetches its return address:
+		# at the function's first instruction it is the top of the stack
+		def="p:mmscale_bench/$fn $fn"
+		[[ " $by_caller " != *" $fn "* ]] || def+=' caller=$stack0:x64'
+		if echo "$def" >> $tracing/kprobe_events 2>/dev/null; then
 			probed+=("$fn")
 		else
 			echo "mmscale: info all kprobe $fn: could not be placed"
@@ -154,9 +164,40 @@ kprobes_setup() {
 	[ ${#probed[@]} = 0 ] && return
 	echo 1 > $inst/events/mmscale_bench/enable ||
 		echo "mmscale: info all kprobe events could not be enabled"
+	# per caller: a hist trigger keyed on the caller's symbol.  It counts
+	# with the instance's buffer off (the record goes to a scratch buffer
+	# for the trigger alone).
+	for fn in $by_caller; do
+		[[ " ${probed[*]} " == *" $fn "* ]] || continue
+		if [ ! -e $inst/events/mmscale_bench/$fn/hist ]; then
+			echo "mmscale: info all kprobe $fn: not counted per caller (no hist triggers: CONFIG_HIST_TRIGGERS)"
+		elif ! echo "$hist_trigger" > $inst/events/mmscale_bench/$fn/trigger 2>/dev/null; then
+			echo "mmscale: info all kprobe $fn: the per-caller hist trigger could not be set"
+		fi
+	done
+}
+
+hist_trigger='hist:keys=caller.sym:vals=hitcount:size=1024'
+
+# by_caller_lines: "kprobe.FN.by.CALLER HITS" for each function counted per
+# caller, CALLER the symbol of its return address (the function the call
+# site was inlined into); "unknown" when it has none
+by_caller_lines() {
+	local fn
+	for fn in $by_caller; do
+		[ -r $inst/events/mmscale_bench/$fn/hist ] || continue
+		awk -v fn="$fn" '$1 == "{" && $2 == "caller:" {
+				sub(/^.*\] */, ""); s = ($1 == "}") ? "unknown" : $1; c[s] += $NF }
+			END { for (s in c) print "kprobe." fn ".by." s, c[s] }' $inst/events/mmscale_bench/$fn/hist
+	done
 }
 
 kprobes_cleanup() {
+	local fn
+	for fn in $by_caller; do
+		[ -e $inst/events/mmscale_bench/$fn/trigger ] &&
+			echo "!$hist_trigger" > $inst/events/mmscale_bench/$fn/trigger 2>/dev/null
+	done
 	[ -d $inst/events/mmscale_bench ] && echo 0 > $inst/events/mmscale_bench/enable
 	rmdir $inst 2>/dev/null
 	grep -o '^p:mmscale_bench/[^ ]*' $tracing/kprobe_events 2>/dev/null |
@@ -240,6 +281,7 @@ snapshot() {
 		[ -r $tracing/kprobe_profile ] &&
 			awk '{ print "kprobe." $1, $2 }' $tracing/kprobe_profile |
 			grep -E "^kprobe\.($(echo $kprobes | tr ' ' '|')) "
+		by_caller_lines
 		slab_snapshot
 		# lock_stat is cleared by counters_begin: before, it reads 0
 		[ "$2" = after ] && lockstat_lines

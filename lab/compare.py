@@ -76,7 +76,8 @@ VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_\w+|pgfree
 TCG_LABEL = 'TCG — emulated; times are not performance'
 SIDE = re.compile(r'^[a-z][a-z0-9]*$')
 # what compare.py matrix shows by default: every metric, and these counters
-MATRIX_COUNTERS = re.compile(r'^(kprobe\.page_counter_[\w+]+|proc-vmstat\.(memcg|obj)_stock_\w+)$')
+# (the page_counter kprobes also per caller: kprobe.FN.by.CALLER)
+MATRIX_COUNTERS = re.compile(r'^(kprobe\.page_counter_[\w+]+(\.by\.[\w.]+)?|proc-vmstat\.(memcg|obj)_stock_\w+)$')
 # the matrix's sum of both page_counter kprobes: every hierarchical charge
 # and uncharge (the memcg topic's measure on the 7.3 line, issue 28)
 PAGE_COUNTER_BOTH = 'kprobe.page_counter_try_charge+uncharge'

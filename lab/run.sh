@@ -250,7 +250,13 @@ if [ "$mode" = check ]; then
 		local out=$BUILD/lab-tests.log rc=0
 		echo "== lab self-tests (prove tests/) =="
 		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
-		grep -E '^(not )?ok |^tests/|^Result|^Files' "$out" | sed 's/^/  /'
+		# each line of the verdicts, and before a "not ok" the test's
+		# own diagnostics ("# " lines) that came right before it, so that
+		# a failure shows why here, not only in the log
+		awk '/^#/ { if (n < 40) buf[n++] = $0; next }
+			/^not ok / { for (i = 0; i < n; i++) print "  " buf[i] }
+			/^(not )?ok |^tests\/|^Result|^Files/ { print "  " $0 }
+			{ n = 0 }' "$out"
 		lab_pass=$(grep -cE '^ok ' "$out" || true)
 		lab_fail=$(grep -cE '^not ok ' "$out" || true)
 		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }

@@ -140,6 +140,7 @@ for side in base:40:20:10 ceiling128:10:6:4; do
 		echo "mmscale: ops iperf3-cgroup-mixed@pairs=1 2000"
 		echo "mmscale: counter iperf3-cgroup-mixed@pairs=1 kprobe.page_counter_try_charge $ch"
 		echo "mmscale: counter iperf3-cgroup-mixed@pairs=1 kprobe.page_counter_uncharge $unch"
+		echo "mmscale: counter iperf3-cgroup-mixed@pairs=1 kprobe.page_counter_uncharge.by.refill_stock $other"
 		echo "mmscale: ops iperf3-cgroup-split@pairs=1 1000"
 		echo "mmscale: counter iperf3-cgroup-split@pairs=1 kprobe.page_counter_try_charge $other"
 		echo "mmscale: bench done"
@@ -152,6 +153,7 @@ check "matrix: exit 0 on the memcg matrix" test $? -eq 0
 check "matrix: the sum of both page_counter kprobes gets a table" has "$tmp/pcx" '^kprobe\.page_counter_try_charge\+uncharge \(per 1000 operations\)$'
 check "matrix: ... with both counts summed per 1000 operations" has "$tmp/pcx" '^iperf3-cgroup-mixed@pairs=1 +30\.0 +8 +-73\.3% $'
 check "matrix: ... a missing count taken as 0" bash -c "sed -n '/^kprobe.page_counter_try_charge+uncharge/,/^\$/p' '$tmp/pcx' | grep -Eq '^iperf3-cgroup-split@pairs=1 +10\.0 +4 +-60\.0% $'"
+check "matrix: a page_counter kprobe per caller gets a table of its own" bash -c "sed -n '/^kprobe.page_counter_uncharge.by.refill_stock (per 1000 operations)\$/,/^\$/p' '$tmp/pcx' | grep -Eq '^iperf3-cgroup-mixed@pairs=1 +5 +2 +-60\.0% $'"
 
 # compare.py slubfree: the slub topic's table (make bench MATRIX=slub):
 # per 1M frees, from the slab.total.* counters of one side
