@@ -41,7 +41,8 @@
 #                  THP always and never; hackbench-cgroup process pipe and
 #                  socket at K = 4.  The report (lab/compare.py matrix) adds
 #                  kprobe.page_counter_try_charge+uncharge, every
-#                  hierarchical charge and uncharge
+#                  hierarchical charge and uncharge, and a table per
+#                  caller of each (kprobe.FN.by.CALLER, bench/workloads.sh)
 #   MATRIX=slub    the slub topic's measurement (the 7.3 line): one kernel,
 #                  the line's base with only the slub topic's first patch
 #                  (its counters), vm + bench + stats + lockstat
