@@ -126,14 +126,19 @@ s_churn() {
 	done
 }
 
+# s_hotplug takes a CPU down and up under $st/hotplug.lock, which
+# s_stressng holds while stress-ng scans the CPUs' sysfs (see there)
 s_hotplug() {
 	local c
 	while running; do
 		for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
-			step hotplug "offline and online $c"
-			echo 0 > "$c" 2> /dev/null || echo "offline $c" >> $st/hotplug.busy
-			sleep 0.2
-			echo 1 > "$c" || fail hotplug "online $c"
+			step hotplug "offline and online $c (waits while stress-ng starts: $st/hotplug.lock)"
+			{
+				flock 9
+				echo 0 > "$c" 2> /dev/null || echo "offline $c" >> $st/hotplug.busy
+				sleep 0.2
+				echo 1 > "$c" || fail hotplug "online $c"
+			} 9> $st/hotplug.lock
 		done
 		round hotplug
 	done
@@ -196,12 +201,37 @@ s_validate() {
 	done
 }
 
+# Debian 12's stress-ng (0.15.06) reads every online CPU's cache sysfs
+# when it starts (the parent's shared cache buffer) and when its vm
+# stressor starts (the cache line size).  A read that fails because the
+# CPU went offline under it makes stress_system_read() write a NUL at
+# buf[-errno], on the stack: here it cleared the top byte of a pointer
+# 19 bytes below the buffer (ENODEV), and the parent or stress-ng-vm
+# segfaulted (3 of 5 runs, 2026-12-04; fixed upstream in 0.17.07,
+# "Remove write potentially outside of buffer").  So CPU hotplug waits
+# (hotplug.lock) until both scans are done: the vm stressor has forked
+# its worker, whose name it shares; 120 s at most.
 s_stressng() {
+	local pid t t0
 	cd /tmp || fail stressng "cd /tmp"
 	step stressng "stress-ng --fork 1 --mmap 1 --vm 1 --sock 1 --udp 1 --userfaultfd 1 --timeout ${secs}s"
-	stress-ng --temp-path /tmp --fork 1 --mmap 1 --vm 1 --vm-bytes 64M --sock 1 --udp 1 --userfaultfd 1 \
-		--timeout "${secs}s" --metrics-brief > $st/stress-ng.log 2>&1 ||
-		fail stressng "stress-ng exited $?: $(tail -n 2 $st/stress-ng.log | tr '\n' ' ')"
+	{
+		flock 9
+		t0=$(date +%s)
+		stress-ng --temp-path /tmp --fork 1 --mmap 1 --vm 1 --vm-bytes 64M --sock 1 --udp 1 --userfaultfd 1 \
+			--timeout "${secs}s" --metrics-brief > $st/stress-ng.log 2>&1 9>&- &
+		pid=$!
+		for t in $(seq 240); do
+			[ "$(pgrep -c -x stress-ng-vm)" -ge 2 ] && break
+			kill -0 $pid 2> /dev/null || break
+			sleep 0.5
+		done
+		# how long CPU hotplug waited (stress_facts prints it)
+		echo "$(($(date +%s) - t0)) s$([ "$t" = 240 ] && echo ", its vm worker not seen: hotplug resumed at the limit")" > $st/stressng.held
+		flock -u 9
+	} 9> $st/hotplug.lock
+	wait $pid ||
+		fail stressng "stress-ng exited $?: $(grep -E -i 'fail|error|terminated|signal' $st/stress-ng.log | head -n 3 | tr '\n' ' ') $(tail -n 1 $st/stress-ng.log)"
 	round stressng
 }
 
@@ -480,6 +510,7 @@ stress_facts() {
 		sort -k3,3nr -k2,2nr $st/slubstats | head -n 5 |
 			awk '{ printf "mmscale: fact SLUB_STATS %s: free_list_lock %d free_locked_redo %d free_slowpath %d\n", $1, $2, $3, $4 }'
 	fi
+	echo "mmscale: fact stress-ng start: CPU hotplug held for $(cat $st/stressng.held 2> /dev/null || echo '(not recorded)')"
 	echo "mmscale: fact stressors: $(for s in $STRESSORS; do printf '%s=%s ' $s "$(wc -l < $st/$s.rounds)"; done)"
 	# every finished vmalloc round: the threshold it ran at and how long
 	echo "mmscale: fact vmalloc rounds (threshold KiB:seconds, 0 auto): $(tr '\n' ' ' < $st/vmalloc.times 2> /dev/null)"
