@@ -222,12 +222,13 @@ s_stressng() {
 			--timeout "${secs}s" --metrics-brief > $st/stress-ng.log 2>&1 9>&- &
 		pid=$!
 		for t in $(seq 240); do
-			[ "$(pgrep -c -x stress-ng-vm)" -ge 2 ] && break
+			[ "$(cat /proc/[0-9]*/comm 2> /dev/null | grep -c -x stress-ng-vm)" -ge 2 ] && break
 			kill -0 $pid 2> /dev/null || break
 			sleep 0.5
 		done
-		# how long CPU hotplug waited (stress_facts prints it)
-		echo "$(($(date +%s) - t0)) s$([ "$t" = 240 ] && echo ", its vm worker not seen: hotplug resumed at the limit")" > $st/stressng.held
+		# how long CPU hotplug waited, and stress-ng's processes then
+		# (stress_facts prints it)
+		echo "$(($(date +%s) - t0)) s$([ "$t" = 240 ] && echo ", its vm worker not seen: hotplug resumed at the limit"); its processes then: $(cat /proc/[0-9]*/comm 2> /dev/null | grep '^stress-ng' | sort | uniq -c | tr -s ' \n' ' ')" > $st/stressng.held
 		flock -u 9
 	} 9> $st/hotplug.lock
 	wait $pid ||
