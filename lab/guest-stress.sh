@@ -204,7 +204,7 @@ s_validate() {
 # Debian 12's stress-ng (0.15.06) reads every online CPU's cache sysfs
 # when it starts (the parent's shared cache buffer) and when its vm
 # stressor starts (the cache line size).  A read that fails because the
-# CPU went offline under it makes stress_system_read() write a NUL at
+# CPU went offline under it makes system_read() (core-helper.c) write a NUL at
 # buf[-errno], on the stack: here it cleared the top byte of a pointer
 # 19 bytes below the buffer (ENODEV), and the parent or stress-ng-vm
 # segfaulted (3 of 5 runs, 2026-12-04; fixed upstream in 0.17.07,
@@ -214,7 +214,7 @@ s_validate() {
 s_stressng() {
 	local pid t t0
 	cd /tmp || fail stressng "cd /tmp"
-	step stressng "stress-ng --fork 1 --mmap 1 --vm 1 --sock 1 --udp 1 --userfaultfd 1 --timeout ${secs}s"
+	step stressng "stress-ng -v --fork 1 --mmap 1 --vm 1 --sock 1 --udp 1 --userfaultfd 1 --timeout ${secs}s"
 	{
 		flock 9
 		t0=$(date +%s)
