@@ -6,8 +6,10 @@
 # the stop, so that the report says where it hangs.
 #
 # Usage: lab/guest-stuck.sh PID...
-# What it prints, per process: "# pid PID ppid PPID state S wchan W
-# elapsed Ns: ARGS" (cut at 300 characters), then "#   task TID (COMM) kernel stack:" and the frames
+# What it prints, per process: "# pid PID ppid PPID state STAT wchan W
+# elapsed Ns: ARGS" (STAT as ps prints it: the state letter and its
+# flags; cut at 300 characters), then "#   task TID (COMM) kernel stack:"
+# and the frames
 # of /proc/PID/task/TID/stack (CONFIG_STACKTRACE; root), or the reason there
 # are none (a task running on a CPU has no stack to show there; the
 # unreadable file is named).  A PID that is gone is said so.  Exit 0.

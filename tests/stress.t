@@ -61,7 +61,9 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 "$TOP/lab/guest-stuck.sh" "$hang" > "$tmp/stuck" 2>&1
-check "guest-stuck.sh: the stuck process's line" has "$tmp/stuck" "^# pid $hang ppid [0-9]+ state S .*: cat $tmp/fifo\$"
+# state is ps's STAT: S, with its flags after it (N when the test runs
+# under nice, s for a session leader)
+check "guest-stuck.sh: the stuck process's line" has "$tmp/stuck" "^# pid $hang ppid [0-9]+ state S[^ ]* .*: cat $tmp/fifo\$"
 if grep -q '\[<' "/proc/$hang/stack" 2>/dev/null; then
 	check "guest-stuck.sh: ... and its kernel stack, where it waits" has "$tmp/stuck" '^#     \[<[0-9a-f]+>\] (wait_for_partner|fifo_open)\+'
 else
