@@ -15,11 +15,14 @@
 # byte for byte the same, or else which sections differ.  Exit 1 if any
 # object differs in anything but source line numbers: its disassembly, a
 # section other than __bug_table, __bug_table beyond its line fields (WARN
-# sites below added lines, CONFIG_DEBUG_BUGVERBOSE), or its symbol table
-# beyond the __LINE__ field of initcall names (lab/objnames.py).  Those
-# two are all a patch that adds lines leaves in an options-off object
-# that is otherwise the base's; "vm nolines" (configs/nolines.config)
-# drops the first.
+# sites below added lines, CONFIG_DEBUG_BUGVERBOSE), or its section
+# headers, symbol table or relocations beyond the __LINE__ field of
+# initcall names (lab/objnames.py).  With config vm, those two are all a
+# patch that adds lines leaves in an options-off object that is otherwise
+# the base's ("vm nolines", configs/nolines.config, drops the first);
+# configs that store more line numbers (DEBUG_ATOMIC_SLEEP's might_sleep()
+# arguments, KASAN's descriptors of globals, DYNAMIC_DEBUG, debug info)
+# fail here.
 # Both sides see their source as "../linux": the base is built from a
 # hard-linked copy of build/src at build/objdiff-base/linux, its objects
 # in build/objdiff-base/objdiff-<fragments>-base.  The compiler records
@@ -103,31 +106,35 @@ sections() { objdump -h "$1" | awk '$1 ~ /^[0-9]+$/ { print $2 }'; }
 # section_bytes OBJ SECTION: the section's contents as objdump's hex dump
 # (none for NOBITS), without the line that names the file
 section_bytes() { objdump -s -j "$2" "$1" 2> /dev/null | grep '^ '; }
-# bug_table_lines BASE HEAD OBJ: when only __bug_table differs, say whether
-# the difference is one 2-byte field of its entries, which is the line
-# number of each WARN/BUG site (struct bug_entry: the displacements, which
-# are relocations and read 0 here, then line and flags): lines added above
-# a WARN_ON() move it, with the code the same.  Entry sizes tried: 16
-# (x86-64 with a format displacement, 7.3) and 12.
+# bug_table_lines BASE HEAD OBJ VERBOSE: when only __bug_table differs, say
+# whether every differing byte is in the line field of its entry: the line
+# number of a WARN/BUG site, which lines added above it move.  That field
+# exists only with CONFIG_DEBUG_BUGVERBOSE (VERBOSE y); x86-64's struct
+# bug_entry is then the displacements of the address, the format (7.3
+# only) and the file, which are relocations and read 0 here, the line
+# (2 bytes) and the flags: 16-byte entries with the line at 12 (7.3),
+# 12-byte ones with it at 8 (6.12).  Exit 1 otherwise: a flag that changed
+# (WARN_ON() to WARN_ON_ONCE()), another layout, or no line field at all.
 bug_table_lines() {
-	python3 - "$1" "$2" "$3" <<'PY'
+	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import subprocess, sys
 def sec(path):
     return subprocess.run(['objcopy', '-O', 'binary', '--only-section=__bug_table', path, '/dev/stdout'],
                           capture_output=True, check=True).stdout
-a, b = sec(sys.argv[1]), sec(sys.argv[2])
+a, b, obj, verbose = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == 'y'
+a, b = sec(a), sec(b)
 diffs = {i for i in range(min(len(a), len(b))) if a[i] != b[i]}
-for size in (16, 12):
-    if len(a) != len(b) or len(a) % size:
+for size, line in ((16, 12), (12, 8)):
+    if not verbose or len(a) != len(b) or len(a) % size:
         continue
-    fields = {i % size for i in diffs}
-    if len(fields) <= 2 and max(fields) - min(fields) <= 1 and min(fields) % 2 == 0:
+    if {i % size for i in diffs} <= {line, line + 1}:
         print('  %s: __bug_table differs only in bytes %d-%d of its %d-byte entries, the line numbers of '
-              '%d WARN/BUG sites (moved by added lines); code and every other section the same'
-              % (sys.argv[3], min(fields), min(fields) + 1, size, len({i // size for i in diffs})))
+              '%d WARN/BUG sites (moved by added lines)'
+              % (obj, line, line + 1, size, len({i // size for i in diffs})))
         break
 else:
-    print('  %s: __bug_table DIFFERS in more than its line numbers' % sys.argv[3])
+    print('  %s: __bug_table DIFFERS in more than its line fields (%d bytes on base, %d on head; '
+          'CONFIG_DEBUG_BUGVERBOSE %s)' % (obj, len(a), len(b), 'on' if verbose else 'off: no line field'))
     sys.exit(1)
 PY
 }
@@ -164,11 +171,14 @@ for obj in "$@"; do
 			rc=1
 			continue
 		fi
-		bug_table_lines "$b" "$h" "$obj" || { rc=1; continue; }
+		verbose=n
+		grep -qx CONFIG_DEBUG_BUGVERBOSE=y "${obj_dir[head]}/.config" && verbose=y
+		bug_table_lines "$b" "$h" "$obj" $verbose || { rc=1; continue; }
 	fi
 	# the sections' contents are the same (or __bug_table's but for its
-	# line fields): then the symbol tables may differ only in the
-	# __LINE__ field of initcall names (lab/objnames.py)
+	# line fields): then the section headers, symbol tables and
+	# relocations may differ only in the __LINE__ field of initcall names
+	# (lab/objnames.py)
 	"$LAB_DIR/objnames.py" "$b" "$h" "$obj" || rc=1
 done
 exit $rc

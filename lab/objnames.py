@@ -1,63 +1,99 @@
 #!/usr/bin/env python3
-# lab/objnames.py - used by lab/objdiff.sh: compare the symbol tables of two
-# objects whose sections are the same, and say whether they differ only in
-# the __LINE__ field of initcall names.
+# lab/objnames.py - used by lab/objdiff.sh: compare what objdiff's section
+# and disassembly checks do not see in two objects: the section headers
+# (name, size, alignment, flags: the size of .bss, which has no contents),
+# the symbol tables and the relocations; and say whether they differ only
+# in the __LINE__ field of initcall names.
 #
 # Usage: lab/objnames.py BASE.o HEAD.o NAME
 # An initcall's local symbol is named from its source line
-# (include/linux/init.h, __initcall_id(): <modname>__<__COUNTER__>_<__LINE__>_<fn>),
-# so a line added above the initcall renames it with nothing else changed.
-# Any other difference in the symbol tables (a name, a type, a value, a
-# size, a symbol more or less) is one the options-off object must not have:
-# a __COUNTER__ field that moved means the head expanded a macro the base
-# did not (such as BUILD_BUG() in dead code), which renumbers every later
-# __UNIQUE_ID_* symbol.
-# Reads the tables with nm -P -p (POSIX format, in symbol-table order).
-# Prints one line; exit 0 when the tables are the same or differ only in
-# initcall line fields, 1 otherwise, 2 on a usage or nm error.
+# (include/linux/init.h:201-209 in 7.3.4, __initcall_id():
+# __initcall__kmod_<modname>__<__COUNTER__>_<__LINE__>_<fn><level>), so a
+# line added above the initcall renames it with nothing else changed.  Any
+# other difference (a name, a type, a value, a size, a symbol more or less,
+# a relocation's place, type, target or addend) is one the options-off
+# object must not have; a __COUNTER__ field that moved means the head
+# expanded a macro the base did not (such as BUILD_BUG() in dead code),
+# which renumbers every later __UNIQUE_ID_* symbol too.
+# Reads objdump -h (without file offsets, which follow the string table's
+# length), nm -P -p (POSIX format, symbol-table order) and readelf -rW
+# (without the file offsets of the relocation sections).
+# Prints one line; exit 0 when all three are the same but for initcall line
+# fields, 1 otherwise, 2 on a usage error or when a tool fails.
 import re
 import subprocess
 import sys
 
-INITCALL = re.compile(r'^(__init(?:call|stub)__kmod_\w+?__\d+_)(\d+)(_\w+)$')
+INITCALL = re.compile(r'(__initcall__kmod_\w+?__\d+_)(\d+)(_\w+)')
 
 
-def table(path):
+def run(cmd):
     try:
-        out = subprocess.run(['nm', '-P', '-p', path], capture_output=True,
-                             text=True, check=True).stdout
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              check=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
-        sys.exit('objnames.py: nm %s failed: %s' % (path, e))
-    return [line.split() for line in out.splitlines() if line.strip()]
+        print('objnames.py: %s failed: %s' % (' '.join(cmd), e), file=sys.stderr)
+        sys.exit(2)
+
+
+def headers(path):
+    # "Idx Name Size VMA LMA File-off Algn" lines and their flag lines
+    out = []
+    for line in run(['objdump', '-h', path]).splitlines():
+        f = line.split()
+        if f and f[0].isdigit() and len(f) == 7:
+            out.append(' '.join(f[:3] + f[6:]))
+        elif f and out and not f[0].isdigit() and line.startswith(' '):
+            out[-1] += ' ' + ' '.join(f)
+    return out
+
+
+def symbols(path):
+    return [' '.join(line.split()) for line in run(['nm', '-P', '-p', path]).splitlines()
+            if line.strip()]
+
+
+def relocations(path):
+    out = []
+    for line in run(['readelf', '-rW', path]).splitlines():
+        line = re.sub(r' at offset 0x[0-9a-f]+', '', line)
+        if line.strip():
+            out.append(' '.join(line.split()))
+    return out
 
 
 def main():
     if len(sys.argv) != 4:
         print('usage: objnames.py BASE.o HEAD.o NAME', file=sys.stderr)
         return 2
-    base, head, name = table(sys.argv[1]), table(sys.argv[2]), sys.argv[3]
-    if len(base) != len(head):
-        print('  %s: symbol tables DIFFER: %d symbols on base, %d on head'
-              % (name, len(base), len(head)))
-        return 1
-    moved = []
-    for b, h in zip(base, head):
-        if b == h:
-            continue
-        mb, mh = INITCALL.match(b[0]), INITCALL.match(h[0])
-        if (mb and mh and b[1:] == h[1:] and mb.group(1) == mh.group(1)
-                and mb.group(3) == mh.group(3)):
-            moved.append('%s -> line %s' % (b[0], mh.group(2)))
-            continue
-        print('  %s: symbol tables DIFFER beyond initcall line numbers: %s -> %s'
-              % (name, ' '.join(b), ' '.join(h)))
-        return 1
+    a, b, name = sys.argv[1], sys.argv[2], sys.argv[3]
+    moved = {}
+    for what, read in (('section headers', headers), ('symbol tables', symbols),
+                       ('relocations', relocations)):
+        base, head = read(a), read(b)
+        if len(base) != len(head):
+            print('  %s: %s DIFFER: %d lines on base, %d on head'
+                  % (name, what, len(base), len(head)))
+            return 1
+        for x, y in zip(base, head):
+            if x == y:
+                continue
+            # the same once every initcall name's line field is blanked,
+            # and the counter and function parts match
+            if (INITCALL.search(x) and INITCALL.sub(r'\1L\3', x) == INITCALL.sub(r'\1L\3', y)):
+                for m, n in zip(INITCALL.finditer(x), INITCALL.finditer(y)):
+                    if m.group(2) != n.group(2):
+                        moved[m.group(0)] = n.group(2)
+                continue
+            print('  %s: %s DIFFER beyond initcall line numbers: %s -> %s'
+                  % (name, what, x, y))
+            return 1
     if not moved:
-        print('  %s: symbol tables identical' % name)
+        print('  %s: section headers, symbol tables and relocations identical' % name)
     else:
-        print('  %s: symbol tables identical but for the __LINE__ field of %d '
-              'initcall name(s), moved by added lines: %s'
-              % (name, len(moved), '; '.join(moved)))
+        print('  %s: section headers, symbol tables and relocations identical but for the '
+              '__LINE__ field of %d initcall name(s), moved by added lines: %s'
+              % (name, len(moved), '; '.join('%s -> line %s' % kv for kv in sorted(moved.items()))))
     return 0
 
 

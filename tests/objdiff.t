@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# tests/objdiff.t - lab/objnames.py, lab/objdiff.sh's check of the symbol
-# tables of two objects with the same sections, on small objects gcc builds
-# here: identical tables pass; a moved __LINE__ field of an initcall name
-# passes, and is named; a moved __COUNTER__ field (a macro expanded on one
-# side only), a renamed symbol, a symbol more and a usage error fail.
+# tests/objdiff.t - lab/objnames.py, lab/objdiff.sh's check of what its
+# section and disassembly checks do not see (section headers, symbol
+# tables, relocations), on small objects gcc builds here: identical objects
+# pass; a moved __LINE__ field of an initcall name passes, and is named; a
+# moved __COUNTER__ field (a macro expanded on one side only), a renumbered
+# __UNIQUE_ID_, a symbol more, a larger .bss, a relocation to another
+# element of the same array (same code bytes), bad usage and a missing
+# object fail.
 # Needs: gcc and binutils (nm), python3.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
@@ -34,32 +37,40 @@ obj same 724 5403
 obj line 724 5759
 obj counter 737 5759
 obj unique 724 5403 '' 7371
+obj counteronly 737 5403
+obj bss 724 5403 'static char buf[64] __attribute__((used));'
+obj bss2 724 5403 'static char buf[128] __attribute__((used));'
+obj arr1 724 5403 'int arr[4]; int g(void) { return arr[1]; }'
+obj arr2 724 5403 'int arr[4]; int g(void) { return arr[2]; }'
 obj extra 724 5403 'static int more __attribute__((used)) = 4;'
 
-"$on" "$tmp/base.o" "$tmp/same.o" x.o > "$tmp/out" 2>&1
-check "identical tables: exit 0" test $? -eq 0
-check "... and said so" has "$tmp/out" '^  x\.o: symbol tables identical$'
-
-"$on" "$tmp/base.o" "$tmp/line.o" x.o > "$tmp/out" 2>&1
-check "an initcall's line field moved: exit 0" test $? -eq 0
-check "... named, with its new line" \
-	has "$tmp/out" '__LINE__ field of 1 initcall name\(s\).*__initcall__kmod_vmalloc__724_5403_proc_vmalloc_init6 -> line 5759'
-
-"$on" "$tmp/base.o" "$tmp/counter.o" x.o > "$tmp/out" 2>&1
-check "an initcall's __COUNTER__ field moved: exit 1" test $? -eq 1
-check "... said as a difference beyond line numbers" \
-	has "$tmp/out" 'symbol tables DIFFER beyond initcall line numbers: __initcall__kmod_vmalloc__724_5403_proc_vmalloc_init6 .* -> __initcall__kmod_vmalloc__737_5759'
-"$on" "$tmp/base.o" "$tmp/unique.o" x.o > "$tmp/out" 2>&1
-check "a __UNIQUE_ID_ name renumbered: exit 1" test $? -eq 1
-check "... named" has "$tmp/out" 'DIFFER beyond initcall line numbers: __UNIQUE_ID_addressable_f_7241 .* -> __UNIQUE_ID_addressable_f_7371'
-
-"$on" "$tmp/base.o" "$tmp/extra.o" x.o > "$tmp/out" 2>&1
-check "a symbol more: exit 1" test $? -eq 1
-check "... with both counts" has "$tmp/out" 'symbol tables DIFFER: [0-9]+ symbols on base, [0-9]+ on head'
+# pair BASE HEAD RC DESC REGEX: objnames.py on two of the objects exits RC
+# (check DESC) and prints a line matching REGEX
+pair() {
+	"$on" "$tmp/$1.o" "$tmp/$2.o" x.o > "$tmp/out" 2>&1
+	check "$4: exit $3" test $? -eq "$3"
+	check "$4: said" has "$tmp/out" "$5"
+}
+pair base same 0 "identical objects" \
+	'^  x\.o: section headers, symbol tables and relocations identical$'
+pair base line 0 "an initcall's line field moved" \
+	'__LINE__ field of 1 initcall name\(s\).*__initcall__kmod_vmalloc__724_5403_proc_vmalloc_init6 -> line 5759'
+pair base counter 1 "an initcall's __COUNTER__ and line fields moved" \
+	'symbol tables DIFFER beyond initcall line numbers: __initcall__kmod_vmalloc__724_5403_proc_vmalloc_init6 .* -> __initcall__kmod_vmalloc__737_5759'
+pair base counteronly 1 "only an initcall's __COUNTER__ field moved" \
+	'DIFFER beyond initcall line numbers: __initcall__kmod_vmalloc__724_5403_.* -> __initcall__kmod_vmalloc__737_5403'
+pair bss bss2 1 "a larger .bss (no contents to compare)" \
+	'section headers DIFFER beyond initcall line numbers: .*\.bss'
+pair arr1 arr2 1 "the same code bytes, another relocation addend" \
+	'relocations DIFFER beyond initcall line numbers: .*arr'
+pair base unique 1 "a __UNIQUE_ID_ name renumbered" \
+	'DIFFER beyond initcall line numbers: __UNIQUE_ID_addressable_f_7241 .* -> __UNIQUE_ID_addressable_f_7371'
+pair base extra 1 "a symbol more" '(section headers|symbol tables) DIFFER'
 
 "$on" "$tmp/base.o" > "$tmp/out" 2>&1
 check "usage error: exit 2" test $? -eq 2
 "$on" "$tmp/base.o" "$tmp/nosuch.o" x.o > "$tmp/out" 2>&1
-check "a missing object: an error naming it" has "$tmp/out" 'nm .*nosuch\.o failed'
+check "a missing object: exit 2" test $? -eq 2
+check "... with an error naming it" has "$tmp/out" 'objdump -h .*nosuch\.o failed'
 
 done_testing
