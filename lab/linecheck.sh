@@ -17,7 +17,7 @@
 #   compile     every kernel .c file the series touches, as objects (a .c
 #               file that another #includes is built with that one): those
 #               of the base with the options off (configs "vm": lab/objdiff.sh,
-#               whose disassembly must equal the base's) and all of them
+#               equal to the base but for line numbers) and all of them
 #               with the options on ("vm mmscale"); the selftests are
 #               user space and take no option, and are not compiled here
 #   all         tree export checkpatch topics compile
@@ -160,7 +160,7 @@ check_compile() {
 	say "options off: ${old[*]} (lab/objdiff.sh vm: base and head)"
 	rc=0
 	[ ${#old[@]} = 0 ] || "$LAB_DIR/objdiff.sh" vm "${old[@]}" >> "$log" 2>&1 || rc=$?
-	result $rc "compile, options off (vm): ${old[*]:-none} (disassembly equal to the base)"
+	result $rc "compile, options off (vm): ${old[*]:-none} (the base's but for line numbers: lab/objdiff.sh)"
 	frags=(); for f in vm mmscale; do frags+=("$(fragment_path "$f")"); done
 	o=$BUILD/linecheck-vm-mmscale
 	mkdir -p "$o"
