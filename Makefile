@@ -63,16 +63,19 @@
 # misspelt knob of that target (SECOND=60 make stress) is refused with a
 # "did you mean" line; lab/knobs.sh --list prints each target's knobs.
 # BASE=6.12|7.3 picks the line (patches/<line>/) for every target: the
-# mainline line on 7.3 (the default; ptlock so far) or the stable line on
-# Linux 6.12 LTS (all four topics; make bench, stress, equiv and layout are
-# its targets).  make check boots the line and checks the other one
+# mainline line on 7.3 (the default; all four topics) or the stable line on
+# Linux 6.12 LTS (all four topics; make layout and MATRIX=stock are its
+# alone).  make check boots the line and checks the other one
 # without a boot (lab/linecheck.sh).
 # BUILD=DIR puts everything generated in DIR (default build/<line>; make clean
 # deletes only a folder the lab made, see docs/lab-internals.md).
 
 SHELL := /bin/bash
 # every target checks its knobs first (lab/knobs.sh)
-KNOBS = @lab/knobs.sh $@
+# (the names given on make's command line, and the goals, for its check)
+KNOBS = @MMSCALE_GOALS='$(or $(MAKECMDGOALS),all)' \
+	MMSCALE_CMDLINE='$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))' \
+	lab/knobs.sh $@
 
 .PHONY: all run check deps source tree export build shell test bench deb stress equiv layout compare bisect topics mail kunit docs help clean
 
@@ -151,7 +154,7 @@ layout:
 compare:
 	$(KNOBS)
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
-	bash -c 'source lab/common.sh && exec lab/compare.py report "$$@" --out "$$BUILD/compare/$$(date +%Y%m%d-%H%M%S)"' \
+	bash -c 'source lab/common.sh && build_mark && exec lab/compare.py report "$$@" --out "$$BUILD/compare/$$(date +%Y%m%d-%H%M%S)"' \
 		compare "$$A" $(if $(B),"$$B")
 
 # LAST alone means FIRST=1

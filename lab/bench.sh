@@ -88,6 +88,9 @@ stage bench
 
 want_bool HOST FULL FORCE PARALLEL
 want_choice MATRIX stock slub memcg
+# the matrices are the line's own (line.env): refused before any stage
+[ -z "${MATRIX:-}" ] || [[ " $LINE_MATRICES " == *" $MATRIX "* ]] ||
+	die "MATRIX=$MATRIX is not a matrix of the $LINE_TITLE line (its matrices: $LINE_MATRICES)"
 if [ "${PARALLEL:-0}" = 1 ]; then
 	[ -z "${ACCEL:-}" ] || [ "$ACCEL" = mttcg ] || die "PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=$ACCEL"
 	export ACCEL=mttcg VCPUS=${VCPUS:-4}

@@ -9,10 +9,12 @@
 # it (.mmscale-build).  Whatever BUILD says, it never deletes a folder that
 # is or holds the checkout, or that holds a file git tracks: those, and a
 # folder without the marker, are refused with one line and nothing deleted.
-# It also refuses while build/linux holds work that is not in patches/
-# (uncommitted edits, or commits that make export would write differently
-# or that are not in patches/: the check make tree runs before it resets the
-# tree, lab/common.sh's unexported_work).  FORCE=1 deletes BUILD with that
+# It also refuses while any git tree at or below BUILD holds work: a line's
+# build/<line>/linux work that is not in patches/ (uncommitted edits, or
+# commits that make export would write differently or that are not in
+# patches/: the check make tree runs before it resets the tree,
+# lab/common.sh's unexported_work), any other tree an uncommitted edit; and
+# it never deletes a folder inside a kernel tree (BUILD=build/7.3/linux/mm).  FORCE=1 deletes BUILD with that
 # work (FORCE never overrides the folder checks).  Saved benchmark results
 # (build/results/) go too.
 # What it needs: git.  Deletes BUILD.
@@ -38,11 +40,42 @@ lab_build=$(realpath -m -- "$top/build")
 if [ "$build" != "$lab_build" ] && [[ $build != "$lab_build"/* ]] && [ ! -f "$build/$BUILD_MARKER" ]; then
 	die "BUILD=$BUILD was not made by the lab (no $BUILD_MARKER in it); refusing to delete it"
 fi
-unexported_work
-if [ -n "$UNEXPORTED" ]; then
-	[ "${FORCE:-0}" = 1 ] ||
-		die "$UNEXPORTED; run 'make export' first, or FORCE=1 make clean to delete that work with $BUILD"
-	say "FORCE=1: deleting the work in $TREE that is not in patches/ ($UNEXPORTED)"
+# A folder inside a kernel tree (BUILD=build/7.3/linux/mm) is part of that
+# tree's work, never a build folder of its own.
+kt=$(git -C "$build" rev-parse --show-toplevel 2>/dev/null || true)
+if [ -n "$kt" ] && [ "$kt" != "$top" ] && [ "$kt" != "$build" ]; then
+	die "BUILD=$BUILD is inside the kernel tree $kt; refusing to delete part of a tree (make clean deletes a whole build folder, such as ${lab_build#"$top"/}/$BASE)"
 fi
-rm -rf -- "$build"
+
+# Every git tree at or below BUILD, whatever BUILD names: the line's
+# build/<line>/linux gets make tree's whole check (lab/common.sh
+# unexported_work, under its own line); any other tree (the lab's scratch
+# clones) must hold no uncommitted edit.
+work=()
+while IFS= read -r g; do
+	t=$(dirname "$g")
+	line=
+	for l in $LINES; do
+		[ "$t" = "$lab_build/$l/linux" ] && line=$l
+	done
+	if [ "$t" = "$(realpath -m -- "$TREE")" ]; then
+		progress "checking $t for work that is not in patches/" unexported_work
+		w=$UNEXPORTED
+	elif [ -n "$line" ]; then
+		w=$(BASE=$line BUILD=$(dirname "$t") TREE=$t PATCHES=$top/patches/$line \
+			progress "checking $t for work that is not in patches/" bash -c 'source "$1/common.sh" && unexported_work && echo "$UNEXPORTED"' _ "$LAB_DIR") ||
+			die "could not check $t for work that is not in patches/"
+	elif [ -n "$(GIT_OPTIONAL_LOCKS=0 git -C "$t" status --porcelain --untracked-files=no 2>&1)" ]; then
+		w="$t has uncommitted changes"
+	else
+		w=
+	fi
+	[ -z "$w" ] || work+=("$w")
+done < <(find "$build" -maxdepth 4 -name .git -prune -print 2>/dev/null)
+if [ ${#work[@]} -gt 0 ]; then
+	[ "${FORCE:-0}" = 1 ] ||
+		die "${work[0]}$([ ${#work[@]} -gt 1 ] && echo " (and ${#work[@]} more trees with work)"); run 'make export' first, or FORCE=1 make clean to delete that work with $BUILD"
+	say "FORCE=1: deleting work that is not in patches/: ${work[*]}"
+fi
+progress "deleting $BUILD" rm -rf -- "$build"
 say "deleted $BUILD"

@@ -24,6 +24,20 @@ if ! [[ " $LINES " == *" $BASE "* ]] || [ ! -f "$TOP/patches/$BASE/line.env" ]; 
 fi
 # shellcheck source=/dev/null
 source "$TOP/patches/$BASE/line.env"
+# BASE_VERSION names another Debian version of the line's own kernel: its
+# upstream part (no epoch, no Debian revision) must be one the line is for,
+# checked here so that no stage downloads anything for a wrong one
+if [ -n "${BASE_VERSION:-}" ]; then
+	_bv=${BASE_VERSION#*:}
+	# shellcheck disable=SC2254
+	case ${_bv%%-*} in
+	$LINE_KERNEL_GLOB) ;;
+	*)
+		printf "ERROR: BASE_VERSION=%s is not a version of %s: the %s line is for Linux %s (tested on %s)\n" \
+			"$BASE_VERSION" "$LINE_DEB_PKG" "$BASE" "$LINE_KERNEL_GLOB" "$LINE_DEB_VERSION" >&2
+		exit 2 ;;
+	esac
+fi
 BUILD=${BUILD:-$TOP/build/$BASE}
 PATCHES=${PATCHES:-$TOP/patches/$BASE}
 PDIR=${PATCHES#"$TOP"/}       # how messages name it (patches/6.12 by default)
@@ -79,19 +93,40 @@ build_mark() {
 	fi
 }
 
+# progress MSG CMD...: run CMD (a command or a function, in this shell) and
+# say "MSG: still running" every MMSCALE_PROGRESS_EVERY seconds (20) while
+# it runs, so that no stage is silent for 30 s; returns CMD's status.  The
+# ticker stops with CMD, or with the script should CMD end it.
+progress() {
+	local msg=$1 tick rc=0 every=${MMSCALE_PROGRESS_EVERY:-20} me=$$
+	shift
+	(
+		trap - EXIT
+		while sleep "$every" && kill -0 "$me" 2>/dev/null; do
+			say "$msg: still running"
+		done
+	) &
+	tick=$!
+	"$@" || rc=$?
+	kill "$tick" 2>/dev/null
+	wait "$tick" 2>/dev/null || true
+	return "$rc"
+}
+
 # run_logged CMD...: run a command with all output appended to $STAGE_LOG.
 run_logged() {
 	"$@" >> "$STAGE_LOG" 2>&1
 }
 
-# apt_download SUITE PKG DIR: download the newest PKG of Debian's SUITE
-# into DIR/dl with a private apt state (DIR/sources.list, DIR/lists; apt-get
-# download: nothing is installed, nothing of the machine's packages
-# changes) and print the .deb's path.  DIR is emptied first.  Logs to
+# apt_download SUITE PKG DIR [VERSION]: download the newest PKG of Debian's
+# SUITE into DIR/dl with a private apt state (DIR/sources.list, DIR/lists;
+# apt-get download: nothing is installed, nothing of the machine's packages
+# changes) and print the .deb's path.  With VERSION, when the suite serves
+# another one, print "served:<that version>" and download nothing.  DIR is emptied first.  Logs to
 # STAGE_LOG; dies with one line when apt fails.  APT_GET may name another
 # apt-get (the lab's tests).
 apt_download() {
-	local suite=$1 pkg=$2 d=$3 deb
+	local suite=$1 pkg=$2 d=$3 want=${4:-} deb served
 	local o=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=/nonexistent
 		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache::Archives=$d/archives"
 		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
@@ -99,8 +134,18 @@ apt_download() {
 	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/dl"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" > "$d/sources.list"
 	say "fetching $pkg from $suite (private apt state in $d; nothing is installed)"
-	run_logged "${APT_GET:-apt-get}" "${o[@]}" update || die "apt-get update of $suite failed"
-	(cd "$d/dl" && "${APT_GET:-apt-get}" "${o[@]}" download "$pkg") >> "$STAGE_LOG" 2>&1 ||
+	progress "apt-get update of $suite" run_logged "${APT_GET:-apt-get}" "${o[@]}" update ||
+		die "apt-get update of $suite failed"
+	if [ -n "$want" ]; then
+		# the version the suite serves, read from the lists before the
+		# download: a wrong one costs no package download
+		served=$("${APT_CACHE:-apt-cache}" "${o[@]}" show --no-all-versions "$pkg" 2>> "$STAGE_LOG" |
+			sed -n 's/^Version: //p' | head -n1)
+		[ -n "$served" ] || die "$suite serves no $pkg"
+		[ "$served" = "$want" ] || { echo "served:$served"; return 0; }
+	fi
+	progress "apt-get download $pkg" run_logged bash -c 'cd "$1" && shift && exec "$@"' _ "$d/dl" \
+		"${APT_GET:-apt-get}" "${o[@]}" download "$pkg" ||
 		die "apt-get download $pkg from $suite failed"
 	deb=$(ls "$d"/dl/"$pkg"_*.deb 2>/dev/null | head -n1)
 	[ -n "$deb" ] || die "apt-get download left no $pkg .deb in $d/dl"
@@ -520,6 +565,33 @@ want_ab_settings() {
 	[ "${MMSCALE_VMALLOC_LOOPS:-}" = auto ] || want_number MMSCALE_VMALLOC_LOOPS 1 10000000
 }
 
+# want_vmtests: every category in VMTESTS is one of the line's run_vmtests.sh
+# (patches/<line>/vmtests), checked before any stage: a category the
+# script lacks would run nothing, and say nothing
+want_vmtests() {
+	local c
+	for c in $VMTESTS; do
+		[[ $c =~ ^[a-z0-9_]+$ ]] || die "VMTESTS: '$c' is not a run_vmtests.sh category name"
+		grep -qx -- "$c" "$PATCHES/vmtests" ||
+			die "VMTESTS: '$c' is not a category of the $LINE_TITLE line's run_vmtests.sh (its categories: $PDIR/vmtests)"
+	done
+}
+
+# want_lab_path VAR: the folder VAR names (an output knob: OUT, MAIL_OUT)
+# lies in the lab's folders, BUILD or the checkout's build/, so that no
+# target writes into /etc or the checkout's own files.
+want_lab_path() {
+	local v=${!1:-} p b l
+	[ -n "$v" ] || return 0
+	p=$(realpath -m -- "$v")
+	b=$(realpath -m -- "$BUILD")
+	l=$(realpath -m -- "$TOP/build")
+	case $p in
+	"$b"/?* | "$l"/?*) return 0 ;;
+	esac
+	die "$1=$v is outside the lab's folders; give a folder under $BUILD (or leave $1 out: a new one is made there)"
+}
+
 # want_new_out: OUT, when set, is not a folder that already holds results
 # (results are never overwritten).
 want_new_out() {
@@ -529,6 +601,7 @@ want_new_out() {
 	for f in results.json ab.log base-1.log host-1.log; do
 		[ ! -e "$OUT/$f" ] || die "OUT=$OUT already holds results ($f); results are never overwritten: choose another OUT"
 	done
+	want_lab_path OUT
 }
 
 # die_on_failed_runs RESULTS: a failed boot or workload fails the target:

@@ -71,7 +71,7 @@ command -v "$APT_GET" >/dev/null 2>&1 ||
 	die "apt-get is not available to install: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "installing ${missing[*]} needs root (run as root or install them by hand)"
 say "installing ${missing[*]}"
-run_logged "$APT_GET" update || die "apt-get update failed"
-DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "${missing[@]}" ||
+progress "apt-get update" run_logged "$APT_GET" update || die "apt-get update failed"
+DEBIAN_FRONTEND=noninteractive progress "apt-get install" run_logged "$APT_GET" install -y --no-install-recommends "${missing[@]}" ||
 	die "apt-get install failed for: ${missing[*]}"
 say "installed ${#missing[@]} package(s)"

@@ -43,9 +43,7 @@ source "$(dirname "$0")/common.sh"
 stage equiv
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 VMTESTS=${VMTESTS:-mmap mremap mlock madv_populate mkdirty mdwe soft_dirty pagemap process_mrelease gup_test vmalloc}
-for c in $VMTESTS; do
-	[[ $c =~ ^[a-z0-9_]+$ ]] || die "VMTESTS: '$c' is not a run_vmtests.sh category name"
-done
+want_vmtests
 # case_lines DIR: one line per case of the kunit.py JSON files in DIR,
 # "section: group.case: VERDICT"
 case_lines() {

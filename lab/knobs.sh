@@ -15,7 +15,12 @@
 #     a knob of 4 letters or more, or two edits from a knob of 7 or more
 #     (SECOND for SECONDS, SUITES for SUITE, BOOT_TIMOUT for BOOT_TIMEOUT);
 #   - or it shares a knob's first word before "_", and the rest is at most
-#     two edits away (MAIL_FRM for MAIL_FROM).
+#     two edits away (MAIL_FRM for MAIL_FROM);
+#   - or it is the start of a knob, 4 letters or more (BOOT_TIME).
+# A knob of another target (CONFIGS=rt make run) and a knob in lower case
+# (seconds=60) are refused too, and so is any variable on make's command
+# line that is not a knob of the goals given there.  BASE, BASE_VERSION
+# and BUILD are checked here for every target (lab/common.sh).
 # Variables every shell or make sets (PATH, HOME, MAKEFLAGS, ...) and the
 # lab's internal ones (MMSCALE_*, set by the lab for its guest and tests)
 # are never refused.  Nothing is written.
@@ -61,7 +66,7 @@ is_ambient() {
 	SSH_* | GIT_* | MMSCALE_* | SUDO_* | PYTHON* | PERL* | CCACHE_* | KBUILD_* | DBUS_* | \
 	TERM_* | COLORTERM | LS_COLORS | LESS* | HIST* | PS[0-9] | _ | OSTYPE | HOSTTYPE | MACHTYPE | \
 	INVOCATION_ID | JOURNAL_STREAM | MOTD_SHOWN | NO_COLOR | FORCE_COLOR | HTTP_PROXY | HTTPS_PROXY | \
-	NO_PROXY | FTP_PROXY | ALL_PROXY | APT_GET | DEB_TARBALL)
+	NO_PROXY | FTP_PROXY | ALL_PROXY | APT_GET | APT_CACHE | DEB_TARBALL)
 		return 0 ;;
 	esac
 	return 1
@@ -83,17 +88,16 @@ target=$1
 [ -n "${KNOBS[$target]+x}" ] || { echo "ERROR: lab/knobs.sh: no knob table for make target '$target'" >&2; exit 2; }
 known=" ${KNOBS[$target]} $COMMON_KNOBS "
 
-cands=()
-while IFS= read -r name; do
-	[[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || continue
-	[[ $known == *" $name "* ]] && continue
-	is_ambient "$name" && continue
-	cands+=("$name")
-done < <(compgen -e)
-[ ${#cands[@]} -gt 0 ] || exit 0
+# refuse NAME WANT: the one ERROR line, with "did you mean WANT" when given
+refuse() {
+	echo "ERROR: stage $target: $1 is not a knob of make $target${2:+; did you mean $2?} (make $target takes: $(echo $known))" >&2
+	exit 2
+}
 
-# For each candidate, the closest knob it looks like, if any.
-hit=$(printf '%s\n' "${cands[@]}" | awk -v knobs="$known" '
+# similar NAME...: for the first NAME that looks like a knob of TARGET,
+# "NAME KNOB"; nothing when none does
+similar() {
+	printf '%s\n' "$@" | awk -v knobs="$known" '
 	# optimal string alignment distance (an adjacent swap is one edit)
 	function dist(a, b,    la, lb, i, j, c, d, x) {
 		la = length(a); lb = length(b)
@@ -119,14 +123,93 @@ hit=$(printf '%s\n' "${cands[@]}" | awk -v knobs="$known" '
 			if ((e <= 1 && length(k[i]) >= 4) || (e <= 2 && length(k[i]) >= 7)) {
 				print $0 " " k[i]; exit
 			}
+			# cut short: BOOT_TIME for BOOT_TIMEOUT
+			if (length($0) >= 4 && index(k[i], $0) == 1) {
+				print $0 " " k[i]; exit
+			}
 			p = index(k[i], "_")
 			if (p > 1 && substr($0, 1, p) == substr(k[i], 1, p) &&
 			    dist(substr($0, p + 1), substr(k[i], p + 1)) <= 2) {
 				print $0 " " k[i]; exit
 			}
 		}
-	}')
+	}'
+}
+
+# the targets (sorted, comma separated) whose knob NAME is
+owners() {
+	local t
+	for t in $(printf '%s\n' "${!KNOBS[@]}" | sort); do
+		if [[ " ${KNOBS[$t]} " == *" $1 "* ]]; then
+			printf '%s\n' "$t"
+		fi
+	done | paste -sd, - | sed 's/,/, /g'
+}
+
+# other_target NAME: refuse NAME when it is a knob of other targets
+other_target() {
+	local o
+	o=$(owners "$1")
+	[ -n "$o" ] || return 0
+	echo "ERROR: stage $target: $1 is a knob of make $o, not of make $target (make $target takes: $(echo $known))" >&2
+	exit 2
+}
+
+# The common knobs first: BASE must name a line and BASE_VERSION one of its
+# versions (lab/common.sh refuses either with one line), and BUILD must be a
+# folder the lab may write: absent, empty, in the checkout's build/, or one
+# the lab made (its marker).  make clean checks BUILD its own, stricter way.
+# shellcheck source=lab/common.sh
+source "$(dirname "$0")/common.sh"
+if [ "$target" != clean ] && [ -e "$BUILD" ]; then
+	_b=$(realpath -m -- "$BUILD")
+	_l=$(realpath -m -- "$TOP/build")
+	if [ "$_b" != "$_l" ] && [[ $_b != "$_l"/* ]] && [ ! -f "$BUILD/$BUILD_MARKER" ] &&
+	   { [ ! -d "$BUILD" ] || [ -n "$(ls -A "$BUILD")" ]; }; then
+		echo "ERROR: stage $target: BUILD=$BUILD is not a folder the lab made (no $BUILD_MARKER in it, and not empty); give a new folder for everything the lab writes" >&2
+		exit 2
+	fi
+fi
+
+# Variables given on make's command line (the Makefile passes their names
+# in MMSCALE_CMDLINE) are meant for the goals the user typed: every one must
+# be a knob of one of them.  A knob of another target (make run CONFIGS=rt)
+# or another case (seconds=60) would be ignored, and the long default run
+# would start with the wrong settings.
+goals=${MMSCALE_GOALS:-$target}
+goal_knobs=" $COMMON_KNOBS "
+for g in $goals; do
+	[ -n "${KNOBS[$g]+x}" ] && goal_knobs+="${KNOBS[$g]} "
+done
+for name in ${MMSCALE_CMDLINE:-}; do
+	[[ $goal_knobs == *" $name "* ]] && continue
+	[[ $name == MMSCALE_* ]] && continue
+	upper=${name^^}
+	if [[ $goal_knobs == *" $upper "* ]]; then
+		refuse "$name" "$upper"
+	fi
+	hit=$(similar "$name")
+	[ -n "$hit" ] || other_target "$name"
+	refuse "$name" "${hit#* }"
+done
+
+cands=()
+while IFS= read -r name; do
+	[[ $name =~ ^[A-Za-z][A-Za-z0-9_]*$ ]] || continue
+	[[ $known == *" $name "* ]] && continue
+	is_ambient "$name" && continue
+	# a knob of ours in another case (seconds=60): make hands it on as
+	# it is, and no script reads it
+	[[ $name =~ [a-z] ]] && [[ $known == *" ${name^^} "* ]] && refuse "$name" "${name^^}"
+	[[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || continue
+	hit=$(similar "$name")
+	[ -z "$hit" ] || refuse "$name" "${hit#* }"
+	other_target "$name"
+	cands+=("$name")
+done < <(compgen -e)
+[ ${#cands[@]} -gt 0 ] || exit 0
+
+hit=$(similar "${cands[@]}")
 [ -z "$hit" ] && exit 0
 read -r bad want <<< "$hit"
-echo "ERROR: stage $target: $bad is not a knob of make $target; did you mean $want? (make $target takes: $(echo $known))" >&2
-exit 2
+refuse "$bad" "$want"

@@ -23,6 +23,8 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 stage layout
+[ -n "$LINE_LAYOUT_OPTION" ] ||
+	die "make layout measures the 6.12 line's per-CPU memcg stock (CONFIG_MEMCG_NR_STOCK); the $LINE_TITLE line has no such option (BASE=6.12 make layout)"
 LAYOUT_N=${LAYOUT_N:-1 4 7 8 16}
 LAYOUT_CONFIGS=${LAYOUT_CONFIGS:-vm-mmscale vm-debug-mmscale vm-rt-mmscale}
 for n in $LAYOUT_N; do

@@ -63,6 +63,8 @@ section() {
 
 V=${V:-1}
 [[ $V =~ ^[1-9][0-9]?$ ]] || die "V=$V: the version must be a number from 1 to 99"
+MAIL_OUT=${MAIL_OUT:-$BUILD/mail}
+want_lab_path MAIL_OUT
 PREFIX=${PREFIX-$LINE_MAIL_PREFIX}
 [[ $PREFIX =~ ^[A-Za-z0-9][A-Za-z0-9\ ._-]*$ ]] || die "PREFIX='$PREFIX': a subject prefix is letters, digits, blanks, '.', '_' or '-'"
 [ -z "${MAINTAINERS_TREE:-}" ] || [ -f "$MAINTAINERS_TREE/scripts/get_maintainer.pl" ] ||
@@ -132,7 +134,6 @@ else
 	base_text="Based on Linux $ver (${origin%% (*})."
 fi
 base_text+=" $LINE_MAIL_NOTE"
-MAIL_OUT=${MAIL_OUT:-$BUILD/mail}
 wt=$BUILD/mail-tree
 export GIT_AUTHOR_NAME=$pname GIT_AUTHOR_EMAIL=$paddr
 export GIT_COMMITTER_NAME=$pname GIT_COMMITTER_EMAIL=$paddr

@@ -45,9 +45,7 @@ VMTESTS=${VMTESTS:-$LINE_VMTESTS}
 cgroup_csv=$(echo $LINE_CGROUP_TESTS | tr ' ' ,)
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 want_fragments "RUN_CONFIGS=$RUN_CONFIGS" "$RUN_CONFIGS"
-for c in $VMTESTS; do
-	[[ $c =~ ^[a-z0-9_]+$ ]] || die "VMTESTS: '$c' is not a run_vmtests.sh category name"
-done
+want_vmtests
 [ -z "${KUNIT_FILTER:-}" ] || [[ $KUNIT_FILTER =~ ^[][A-Za-z0-9_.*?-]+$ ]] ||
 	die "KUNIT_FILTER must be a glob of suite (and .case) names, e.g. 'slub_test*', not '$KUNIT_FILTER'"
 want_boot_settings

@@ -43,7 +43,11 @@ no_apt="apt-get is not available to install $DEB_PKG; install it by hand or set 
 # into APT_DIR/root; prints nothing, sets pkgver
 fetch_private() {
 	local deb
-	deb=$(apt_download "$LINE_DEB_SUITE" "$DEB_PKG" "$APT_DIR") || exit 1
+	deb=$(apt_download "$LINE_DEB_SUITE" "$DEB_PKG" "$APT_DIR" "$want_ver") || exit 1
+	if [ "${deb#served:}" != "$deb" ]; then
+		pkgver=${deb#served:}   # refused below; nothing was downloaded
+		return 0
+	fi
 	pkgver=$(dpkg-deb -f "$deb" Version)
 	if [ "$pkgver" != "$want_ver" ]; then
 		rm -f "$deb"   # refused below, before anything is unpacked
@@ -75,9 +79,9 @@ else
 			# a later point release (bookworm-security keeps the
 			# earlier ones), which the series was not checked on
 			say "installing $DEB_PKG=$want_ver with apt-get"
-			run_logged "$APT_GET" update ||
+			progress "apt-get update" run_logged "$APT_GET" update ||
 				die "apt-get update failed"
-			DEBIAN_FRONTEND=noninteractive run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG=$want_ver" ||
+			DEBIAN_FRONTEND=noninteractive progress "apt-get install $DEB_PKG" run_logged "$APT_GET" install -y --no-install-recommends "$DEB_PKG=$want_ver" ||
 				die "apt-get install $DEB_PKG=$want_ver failed (is it still served? apt-cache policy $DEB_PKG lists what is); BASE_VERSION=<a served version> builds against another one (then re-check the series: make topics, make check)"
 		fi
 	fi
@@ -89,6 +93,9 @@ else
 		fi
 	fi
 	# never a base nobody tested, without saying so
+	if [ "$pkgver" != "$want_ver" ] && [ -n "${BASE_VERSION:-}" ]; then
+		die "BASE_VERSION=$BASE_VERSION is not what Debian serves: $DEB_PKG is $pkgver (the $LINE_TITLE line was tested on $LINE_DEB_VERSION); BASE_VERSION=$pkgver builds against that one"
+	fi
 	[ "$pkgver" = "$want_ver" ] ||
 		die "$DEB_PKG is $pkgver, but the $LINE_TITLE line was tested on $want_ver; to build against $pkgver, BASE_VERSION=$pkgver (then re-check the series: make topics, make check)"
 	[ -f "$DEB_TARBALL" ] || die "$DEB_PKG is installed but $DEB_TARBALL is missing"
@@ -116,7 +123,7 @@ if [ -d "$TREE" ]; then
 	else
 		say "removing $TREE (made from the old source; all its commits are in patches/)"
 	fi
-	rm -rf "$TREE"
+	progress "deleting $TREE" rm -rf "$TREE"
 fi
 
 tmp=$BUILD/src.new
@@ -130,7 +137,7 @@ if [ -n "${LINUX_SRC:-}" ]; then
 	esac
 else
 	say "extracting $DEB_TARBALL ($origin)"
-	tar -xJf "$DEB_TARBALL" -C "$tmp" --strip-components=1 ||
+	progress "extracting" tar -xJf "$DEB_TARBALL" -C "$tmp" --strip-components=1 ||
 		die "could not extract $DEB_TARBALL"
 	ver=$(kernel_version "$tmp")
 	# shellcheck disable=SC2254
@@ -151,7 +158,7 @@ if grep -q '^# Debian packaging: ignore everything at the top level' "$tmp/.giti
 fi
 
 say "recording Linux $ver as the baseline commit (tag $BASE_TAG)"
-(
+baseline_commit() (
 	cd "$tmp"
 	export GIT_AUTHOR_NAME=mmscale GIT_AUTHOR_EMAIL=mmscale@localhost
 	export GIT_COMMITTER_NAME=mmscale GIT_COMMITTER_EMAIL=mmscale@localhost
@@ -166,7 +173,9 @@ say "recording Linux $ver as the baseline commit (tag $BASE_TAG)"
 	git add -A -f .
 	git commit -q -m "Linux $ver (mmscale baseline, $origin)"
 	git tag "$BASE_TAG"
-) >> "$STAGE_LOG" 2>&1 || die "could not create the baseline git repository"
+) >> "$STAGE_LOG" 2>&1
+progress "git add and commit of the tree" baseline_commit ||
+	die "could not create the baseline git repository"
 
 mv "$tmp" "$SRC_DIR"
 echo "$origin" > "$BUILD/src.origin"

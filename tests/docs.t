@@ -367,6 +367,9 @@ for f in "${pages[@]}"; do
 	rel=${f#"$TOP"/}
 	bad=$(grep -v '^```' "$tmp/${f##*/}.flat" | sed 's/\([.;]\) /\1\n/g' | grep -i 'make check' |
 		grep -viE '(while|as) (a |the )?`?make check`? ran' | grep -E "$dur")
+	# README's first screen gives one number, dated, with a link to the log
+	[ "${f##*/}" = README.md ] && [ "$(grep -c . <<< "$bad")" = 1 ] &&
+		grep -q '(20[0-9-]*;' <<< "$bad" && bad=
 	check "$rel: quotes no make check duration (they live in docs/results.md)" say_bad <<< "$bad"
 done
 # every knob of every target (lab/knobs.sh's table) is explained in the docs

@@ -28,25 +28,25 @@ mkdir -p "$tmp/home"
 if git -C "$TOP" config --local user.name > /dev/null || git -C "$TOP" config --local user.email > /dev/null; then
 	_n=$((_n + 1)); echo "ok $_n - no identity is refused # SKIP this repository's .git/config sets user.name or user.email"
 else
-	HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 MAIL_FROM= MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+	HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 MAIL_FROM= MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 	check "no identity is refused" test $? -ne 0
 	check "... with one ERROR line naming the fix" has "$tmp/o" '^ERROR: stage mail: no poster identity: set git config user.name and user.email, or MAIL_FROM='
-	check "... and nothing is written" test ! -e "$tmp/out"
+	check "... and nothing is written" test ! -e "$BUILD/out"
 fi
 
-MAIL_FROM="mmscale developers <mmscale@localhost>" MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="mmscale developers <mmscale@localhost>" MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "the placeholder identity is refused" has "$tmp/o" "^ERROR: stage mail: poster identity .* is the repository's placeholder"
-MAIL_FROM="nobody" MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="nobody" MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "an identity without an address is refused" has "$tmp/o" "^ERROR: stage mail: poster identity 'nobody' is not 'Full Name <address@domain>'"
-MAIL_FROM="A Poster <poster@example.org>" V=0 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" V=0 MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "V=0 is refused" has "$tmp/o" '^ERROR: stage mail: V=0: the version must be a number from 1 to 99'
-MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "an unknown TOPIC is refused" has "$tmp/o" '^ERROR: stage mail: TOPIC=nope is not a topic; the topics are: '
-MAIL_FROM="A Poster <poster@example.org>" TOPIC=$LT_LAST V=3 MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" TOPIC=$LT_LAST V=3 MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "V=3 without its changes in the cover metadata is refused" \
 	has "$tmp/o" "^ERROR: stage mail: V=3: patches/$_line/$LT_LAST/cover has no '## Changes in v3'"
-check "... and nothing is written" test ! -e "$tmp/out/$LT_LAST/v3"
-MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "... and nothing is written" test ! -e "$BUILD/out/$LT_LAST/v3"
+MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "a bad PREFIX is refused" has "$tmp/o" "^ERROR: stage mail: PREFIX='PATCH\]': a subject prefix is"
 
 # from here on, postings: they need the checkout's source and tree
@@ -61,25 +61,25 @@ export TREE=$LB/linux
 mkdir -p "$BUILD"
 ln -s "$LB/src" "$BUILD/src"
 cp "$LB/src.version" "$LB/src.origin" "$BUILD/"
-B4=/nonexistent/b4 TOPIC=$LT MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nob4 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+B4=/nonexistent/b4 TOPIC=$LT MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nob4 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "no b4: refused with one line that says to run make deps, nothing written" \
-	bash -c '[ "$(grep -c . "$1")" = 1 ] && grep -q "^ERROR: stage mail: b4 is missing; run .make deps. (Debian package b4)" "$1" && [ ! -e "$2" ]' _ "$tmp/o" "$tmp/nob4"
-MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
-check "no make check report: make mail still writes the posting" test -f "$tmp/nr/ptlock/v1/posting.mbox"
+	bash -c '[ "$(grep -c . "$1")" = 1 ] && grep -q "^ERROR: stage mail: b4 is missing; run .make deps. (Debian package b4)" "$1" && [ ! -e "$2" ]' _ "$tmp/o" "$BUILD/nob4"
+MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "no make check report: make mail still writes the posting" test -f "$BUILD/nr/ptlock/v1/posting.mbox"
 check "... warns" has "$tmp/o" "WARNING: ptlock: no make check report in MAIL_REPORT=$tmp/nowhere; the cover letter says the posting is untested"
-check "... and the letter says so plainly" has "$tmp/nr/ptlock/v1/posting.mbox" '^Not tested by the mmscale lab: this posting was prepared without a'
+check "... and the letter says so plainly" has "$BUILD/nr/ptlock/v1/posting.mbox" '^Not tested by the mmscale lab: this posting was prepared without a'
 cp -a "$rep" "$tmp/old"; echo 0000000000000000000000000000000000000000 > "$tmp/old/tree.txt"
-MAIL_REPORT=$tmp/old TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
-check "a report of another tree is not quoted" bash -c "grep -q 'is not of build/linux.s tree' $tmp/o && ! grep -q 'memcg_stock  *11' $tmp/nr/ptlock/v1/posting.mbox"
+MAIL_REPORT=$tmp/old TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "a report of another tree is not quoted" bash -c "grep -q 'is not of build/linux.s tree' $tmp/o && ! grep -q 'memcg_stock  *11' $BUILD/nr/ptlock/v1/posting.mbox"
 
 # A real posting of every topic, as a test identity
-MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "make mail writes every topic" test $? -eq 0
 # expect TOPIC REGEX...: each REGEX is in the topic's cover letter headers
 expect() {
 	local t=$1 c
 	shift
-	c=$(ls "$tmp/out/$t/v1/b4/"0000-*.eml 2>/dev/null)
+	c=$(ls "$BUILD/out/$t/v1/b4/"0000-*.eml 2>/dev/null)
 	sed '/^$/q' "$c" > "$tmp/h" 2>/dev/null
 	for re in "$@"; do
 		has "$tmp/h" "$re" || return 1
@@ -99,9 +99,9 @@ esac
 has_topic slub && check "slub: To the slab maintainers" expect slub "${slab_to[@]}" 'linux-mm@kvack.org'
 has_topic vmalloc && check "vmalloc: To the vmalloc maintainers" expect vmalloc 'urezki@gmail.com' 'akpm@linux-foundation.org'
 has_topic memcg && check "memcg: To the memcg maintainers, Cc cgroups" expect memcg 'hannes@cmpxchg.org' 'mhocko@kernel.org' 'cgroups@vger.kernel.org'
-has_topic slub && check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $tmp/out/slub/v1/b4/0000-*.eml | grep -q cgroups@vger"
+has_topic slub && check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $BUILD/out/slub/v1/b4/0000-*.eml | grep -q cgroups@vger"
 for t in $topics; do
-	d=$tmp/out/$t/v1
+	d=$BUILD/out/$t/v1
 	n=$(grep -c '^From ' "$d/posting.mbox")
 	check "$t: the mbox holds every patch and the cover letter" test "$n" = "$(($(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/$t/series" | wc -l) + 1))"
 	check "$t: b4 send -o wrote the same mails" test "$(ls "$d"/b4/*.eml | wc -l)" = "$n"
@@ -131,11 +131,11 @@ done
 mkdir -p "$tmp/fakeb4"
 printf '%s\n' '#!/bin/sh' 'echo "fake b4 $* as $(git config user.name) <$(git config user.email)> on $(git rev-parse --abbrev-ref HEAD)"' > "$tmp/fakeb4/b4"
 chmod +x "$tmp/fakeb4/b4"
-PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" --reflect > "$tmp/o" 2>&1
+PATH=$tmp/fakeb4:$PATH "$BUILD/out/$LT/v1/send.sh" --reflect > "$tmp/o" 2>&1
 check "send.sh runs b4 send --not-me-too with its arguments, as the poster, on b4/$LT" \
 	has "$tmp/o" "^fake b4 send --not-me-too --reflect as A Poster <poster@example.org> on b4/$LT\$"
 git -C "$BUILD/mail-tree" commit -q --allow-empty -m "a later change" > /dev/null 2>&1
-PATH=$tmp/fakeb4:$PATH "$tmp/out/$LT/v1/send.sh" > "$tmp/o" 2>&1
+PATH=$tmp/fakeb4:$PATH "$BUILD/out/$LT/v1/send.sh" > "$tmp/o" 2>&1
 rc=$?
 check "... and refuses when b4/$LT has moved since (make mail or make check rebuilt it)" \
 	bash -c '[ "$3" != 0 ] && grep -q "^b4/$2 is no longer the commit of this posting" "$1" && ! grep -q "fake b4" "$1"' _ "$tmp/o" "$LT" "$rc"
