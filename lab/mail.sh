@@ -227,42 +227,21 @@ PY
 	sed 's/^/  /' "$BUILD/mail-compare.txt"
 }
 
-for t in "${topics[@]}"; do
-	meta=$PATCHES/$t/cover
-	[ -f "$meta" ] || die "$PDIR/$t/cover is missing (the cover letter's subject, motivation and changes)"
-	subject=$(section "$meta" Subject | head -n1)
-	[ -n "$subject" ] || die "$PDIR/$t/cover has no '## Subject'"
-	motivation=$(section "$meta" Motivation)
-	[ -n "$motivation" ] || die "$PDIR/$t/cover has no '## Motivation'"
-	paras=$(section "$meta" Patches)
-	mapfile -t files < <(series_lines "$PATCHES/$t/series")
-	np=$(awk 'BEGIN { RS = "" } END { print NR }' <<< "$paras")
-	[ "$np" = "${#files[@]}" ] ||
-		die "$PDIR/$t/cover has $np patch paragraph(s) under '## Patches'; the topic has ${#files[@]} patches"
-	# each paragraph names the patch's Kconfig option, or says that it
-	# takes none (a bug fix, which sits behind no option)
-	nocfg=$(awk 'BEGIN { RS = "" } !/CONFIG_[A-Z0-9_]+/ && !/[Nn]o option/ { print NR }' <<< "$paras" | head -n1)
-	[ -z "$nocfg" ] ||
-		die "$PDIR/$t/cover: patch paragraph $nocfg names no Kconfig option (CONFIG_...) and does not say 'no option'"
-	changes=
-	for ((k = V; k >= 1; k--)); do
-		c=$(section "$meta" "Changes in v$k")
-		if [ -z "$c" ]; then
-			[ "$k" = "$V" ] && die "$PDIR/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
-			continue
-		fi
-		changes+="Changes in v$k:"$'\n'"$c"$'\n\n'
-	done
-	bench_re=$(section "$meta" Bench | head -n1)
-
-	out=$MAIL_OUT/$t/v$V
+# post NAME SUBJECT MOTIVATION PREFIX FORK DEPS: write the posting NAME
+# (MAIL_OUT/NAME/vV) of topic t's patches in files[] and their paragraphs
+# in paras, onto FORK; DEPS: the topic's patch files that come first, on
+# the branch the posting forks from (a fix posted on its own), or "".
+post() {
+	local name=$1 subject=$2 motivation=$3 prefix=$4 fork=$5 deps=$6 out body tm bt extra head
+	local mails f
+	out=$MAIL_OUT/$name/v$V
 	if [ -d "$out" ]; then
-		say "$t: replacing $out"
+		say "$name: replacing $out"
 		rm -rf "$out"
 	fi
 	mkdir -p "$out"
 
-	say "$t: b4 prep, ${#files[@]} patch(es) onto Linux $ver as $ident"
+	say "$name: b4 prep, ${#files[@]} patch(es) onto Linux $ver${deps:+ and the fix} as $ident"
 	# The cover letter's text: b4 adds the shortlog, the diffstat and
 	# change-id (the template below), and To/Cc
 	body=$motivation$'\n\n'$paras$'\n\n'
@@ -296,13 +275,23 @@ for t in "${topics[@]}"; do
 	git -C "$wt" config user.email "$paddr"
 	git -C "$wt" am --abort > /dev/null 2>&1 || true
 	run_logged git -C "$wt" checkout -q -f -B mmscale-base "$BASE_TAG" || die "checkout of $BASE_TAG failed"
-	git -C "$wt" branch -q -D "b4/$t" > /dev/null 2>&1 || true
-	extra=$(tr ' ' '\n' <<< "$PREFIX" | grep -vx PATCH | paste -sd' ' || true)
+	git -C "$wt" branch -q -D "b4/$name" > /dev/null 2>&1 || true
+	extra=$(tr ' ' '\n' <<< "$prefix" | grep -vx PATCH | paste -sd' ' || true)
 	# each step that fails says so last in the log: "failed: STEP"
 	if ! (
 		fail() { echo "failed: $*"; exit 1; }
 		cd "$wt" || fail "cd $wt"
-		"$B4" prep -n "$t" -f "$BASE_TAG" || fail "b4 prep -n $t"
+		if [ -n "$deps" ]; then
+			# the fix, as the poster's commits, is the fork point
+			git checkout -q -f -B "mmscale-deps-$name" "$BASE_TAG" || fail "checkout of $BASE_TAG"
+			for f in $deps; do
+				git -c am.threeWay=false am -q "$PATCHES/$t/$f" || fail "$PDIR/$t/$f does not apply to Linux $ver"
+				git log -1 --format=%B | sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
+					git commit -q --amend --reset-author -s -F - || fail "setting the poster on $PDIR/$t/$f"
+			done
+			fork=$(git rev-parse HEAD)
+		fi
+		"$B4" prep -n "$name" -f "$fork" || fail "b4 prep -n $name"
 		for f in "${files[@]}"; do
 			git -c am.threeWay=false am -q "$PATCHES/$t/$f" || fail "$PDIR/$t/$f does not apply to Linux $ver"
 			git log -1 --format=%B | sed '/^Signed-off-by: mmscale developers <mmscale@localhost>$/d' |
@@ -313,19 +302,19 @@ for t in "${topics[@]}"; do
 		[ "$V" = 1 ] || "$B4" prep --force-revision "$V" || fail "b4 prep --force-revision $V"
 		"$B4" prep --auto-to-cc || fail "b4 prep --auto-to-cc"
 	) >> "$STAGE_LOG" 2>&1; then
-		die "$(tail -n1 "$STAGE_LOG" | sed -n 's/^failed: //p' | grep . || echo "b4 prep of $t")"
+		die "$(tail -n1 "$STAGE_LOG" | sed -n 's/^failed: //p' | grep . || echo "b4 prep of $name")"
 	fi
 
 	# b4 send -o: every mail, as b4 would send it, and nothing sent (the
 	# dummy SMTP server stops b4 from choosing its web endpoint, which
 	# would want a signing key); --not-me-too: not to the poster
-	say "$t: b4 send -o (a dry run: every mail written, none sent)"
+	say "$name: b4 send -o (a dry run: every mail written, none sent)"
 	(cd "$wt" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpServer GIT_CONFIG_VALUE_0=/bin/false \
 		"$B4" send -o "$out/b4" --no-sign --not-me-too) >> "$STAGE_LOG" 2>&1 ||
-		die "b4 send -o failed for $t"
+		die "b4 send -o failed for $name"
 	mapfile -t mails < <(ls "$out"/b4/*.eml)
 	[ "${#mails[@]}" = "$((${#files[@]} + 1))" ] ||
-		die "b4 send -o wrote ${#mails[@]} mails for $t; expected ${#files[@]} patches and a cover letter"
+		die "b4 send -o wrote ${#mails[@]} mails for $name; expected ${#files[@]} patches and a cover letter"
 	# the whole posting as one mbox (Python's mailbox: a body's "From "
 	# lines are quoted ">From "), cover letter first: git am stops at it,
 	# "git am --skip" goes on
@@ -334,26 +323,80 @@ mb = mailbox.mbox(sys.argv[1])
 for f in sys.argv[2:]:
     mb.add(mailbox.mboxMessage(open(f, "rb").read()))
 mb.flush()' "$out/posting.mbox" "${mails[@]}" || die "could not write $out/posting.mbox"
-	grep -q '^To: .*@' "${mails[0]}" || die "get_maintainer.pl found nobody for $t: its cover letter has no To"
+	grep -q '^To: .*@' "${mails[0]}" || die "get_maintainer.pl found nobody for $name: its cover letter has no To"
 	# send.sh sends b4 prep's branch as it is now: it must still be the
 	# commit these mails were written from (make check's topic checks and
 	# a later make mail rebuild it, with another identity or version)
-	head=$(git -C "$wt" rev-parse "b4/$t")
+	head=$(git -C "$wt" rev-parse "b4/$name")
 	{
 		echo "#!/bin/bash"
-		echo "# Sends the $t posting v$V as b4 wrote it in b4/: b4 send on b4 prep's"
-		echo "# branch b4/$t of the mail tree, still at the commit the mails came from."
+		echo "# Sends the $name posting v$V as b4 wrote it in b4/: b4 send on b4 prep's"
+		echo "# branch b4/$name of the mail tree, still at the commit the mails came from."
 		echo "# Needs your mail server in git config sendemail.*, and a patatt key"
 		echo "# unless you pass --no-sign (docs/posting.md); b4 asks before it sends."
 		echo "cd $(printf '%q' "$wt") || exit 1"
-		echo "[ \"\$(git rev-parse b4/$t 2>/dev/null)\" = $head ] ||"
-		echo "	{ echo \"b4/$t is no longer the commit of this posting (make mail or make check rebuilt it); run make mail again\" >&2; exit 1; }"
-		echo "git checkout -q b4/$t || exit 1"
+		echo "[ \"\$(git rev-parse b4/$name 2>/dev/null)\" = $head ] ||"
+		echo "	{ echo \"b4/$name is no longer the commit of this posting (make mail or make check rebuilt it); run make mail again\" >&2; exit 1; }"
+		echo "git checkout -q b4/$name || exit 1"
 		printf 'export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=%q GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=%q\n' "$pname" "$paddr"
 		echo 'exec b4 send --not-me-too "$@"'
 	} > "$out/send.sh"
 	chmod +x "$out/send.sh"
-	[ -z "$no_report" ] || say "WARNING: $t: $no_report; the cover letter says the posting is untested (run 'make check', then 'make mail' again)"
-	say "$t: wrote $out (${#mails[@]} mails; To/Cc: the head of b4/0000-*.eml)"
+	[ -z "$no_report" ] || say "WARNING: $name: $no_report; the cover letter says the posting is untested (run 'make check', then 'make mail' again)"
+	say "$name: wrote $out (${#mails[@]} mails; To/Cc: the head of b4/0000-*.eml)"
+}
+
+for t in "${topics[@]}"; do
+	meta=$PATCHES/$t/cover
+	[ -f "$meta" ] || die "$PDIR/$t/cover is missing (the cover letter's subject, motivation and changes)"
+	subject=$(section "$meta" Subject | head -n1)
+	[ -n "$subject" ] || die "$PDIR/$t/cover has no '## Subject'"
+	motivation=$(section "$meta" Motivation)
+	[ -n "$motivation" ] || die "$PDIR/$t/cover has no '## Motivation'"
+	paras=$(section "$meta" Patches)
+	mapfile -t files < <(series_lines "$PATCHES/$t/series")
+	np=$(awk 'BEGIN { RS = "" } END { print NR }' <<< "$paras")
+	[ "$np" = "${#files[@]}" ] ||
+		die "$PDIR/$t/cover has $np patch paragraph(s) under '## Patches'; the topic has ${#files[@]} patches"
+	# each paragraph names the patch's Kconfig option, or says that it
+	# takes none (a bug fix, which sits behind no option)
+	nocfg=$(awk 'BEGIN { RS = "" } !/CONFIG_[A-Z0-9_]+/ && !/[Nn]o option/ { print NR }' <<< "$paras" | head -n1)
+	[ -z "$nocfg" ] ||
+		die "$PDIR/$t/cover: patch paragraph $nocfg names no Kconfig option (CONFIG_...) and does not say 'no option'"
+	changes=
+	for ((k = V; k >= 1; k--)); do
+		c=$(section "$meta" "Changes in v$k")
+		if [ -z "$c" ]; then
+			[ "$k" = "$V" ] && die "$PDIR/$t/cover has no '## Changes in v$V'; write what changed in v$V first"
+			continue
+		fi
+		changes+="Changes in v$k:"$'\n'"$c"$'\n\n'
+	done
+	bench_re=$(section "$meta" Bench | head -n1)
+
+	# A fix at the head of the topic ("## Fix": how many patches) goes out
+	# first as its own posting, <topic>-fix, under a plain PATCH prefix
+	# (for the stable trees), with its own subject and motivation; the
+	# rest follows as the topic's posting, on top of it.
+	nfix=$(section "$meta" Fix | head -n1)
+	if [ -n "$nfix" ]; then
+		[[ $nfix =~ ^[1-9][0-9]*$ ]] && [ "$nfix" -lt "${#files[@]}" ] ||
+			die "$PDIR/$t/cover: '## Fix' must be the number of leading patches that fix (1 to $((${#files[@]} - 1))), not '$nfix'"
+		fix_subject=$(section "$meta" "Fix subject" | head -n1)
+		fix_motivation=$(section "$meta" "Fix motivation")
+		[ -n "$fix_subject" ] && [ -n "$fix_motivation" ] ||
+			die "$PDIR/$t/cover has '## Fix' but no '## Fix subject' or '## Fix motivation'"
+		all_files=("${files[@]}") all_paras=$paras
+		files=("${all_files[@]:0:nfix}")
+		paras=$(awk -v n="$nfix" 'BEGIN { RS = ""; ORS = "\n\n" } NR <= n' <<< "$all_paras")
+		post "$t-fix" "$fix_subject" "$fix_motivation" PATCH "$BASE_TAG" ""
+		files=("${all_files[@]:nfix}")
+		paras=$(awk -v n="$nfix" 'BEGIN { RS = ""; ORS = "\n\n" } NR > n' <<< "$all_paras")
+		motivation+=$'\n\n'"This series applies on top of the fix posted on its own as \"[PATCH] $fix_subject\" ($nfix patch(es))."
+		post "$t" "$subject" "$(fold -s -w 72 <<< "$motivation" | sed 's/ *$//')" "$PREFIX" "$BASE_TAG" "${all_files[*]:0:nfix}"
+	else
+		post "$t" "$subject" "$motivation" "$PREFIX" "$BASE_TAG" ""
+	fi
 done
+
 say "nothing was sent; read the mails in each b4/, then run its send.sh (docs/posting.md)"

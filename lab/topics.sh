@@ -9,7 +9,8 @@
 #                 order give the same tree, and that tree is build/linux's
 #   mbox=DIR      DIR/<topic>/v<N>/posting.mbox (from lab/mail.sh), for
 #                 every topic, git am's onto the baseline and gives the
-#                 same tree as the topic's patches
+#                 same tree as the topic's patches (after DIR/<topic>-fix's,
+#                 when the topic's fix is posted on its own)
 #   kerneldoc     scripts/kernel-doc -none -Wall on every .c/.h file the
 #                 series touches: the patched files warn no more than the
 #                 same files of the baseline (upstream's own warnings are
@@ -87,17 +88,18 @@ am_tree() {
 	run_logged git -C "$wt" checkout -q -f --detach "$BASE_TAG" || die "checkout of $BASE_TAG failed"
 	run_logged git -C "$wt" clean -q -fdx
 	for f in "$@"; do
-		local am=(am -q) args=("$f") rc=0 empty=0
+		local am=(am -q) args=("$f") rc=0 empty=0 start
+		start=$(git -C "$wt" rev-parse HEAD)
 		# A posting's mbox starts with the cover letter, which has no
 		# diff: git am stops on it ("Patch is empty", or for b4's cover
 		# letter "No valid patches in input"), and a reader skips it.
-		# Only a first message without a diff is skipped.
+		# Only a file's first message without a diff is skipped.
 		while :; do
 			rc=0
 			git -C "$wt" -c am.threeWay=false "${am[@]}" "${args[@]}" > "$BUILD/topics/am.out" 2>&1 || rc=$?
 			cat "$BUILD/topics/am.out" >> "$STAGE_LOG"
 			if [ "$rc" != 0 ] && [ "$empty" = 0 ] && grep -qE '^Patch is empty|^error: No valid patches in input' "$BUILD/topics/am.out" &&
-			   [ "$(git -C "$wt" rev-parse HEAD)" = "$(git -C "$wt" rev-parse "$BASE_TAG^{commit}")" ]; then
+			   [ "$(git -C "$wt" rev-parse HEAD)" = "$start" ]; then
 				echo "skipping the cover letter of ${f#"$PATCHES"/}" >> "$STAGE_LOG"
 				am=(am -q --skip) args=() empty=1
 				continue
@@ -160,7 +162,7 @@ check_apply() {
 }
 
 check_mbox() {
-	local dir t mb got
+	local dir t mb fx got
 	dir=$(cd "$1" && pwd)
 	scratch
 	for t in "${TOPICS[@]}"; do
@@ -174,8 +176,11 @@ check_mbox() {
 			result 1 "topic $t: posting.mbox git am's to the topic's tree" "no $dir/$t/v*/posting.mbox"
 			continue
 		fi
-		say "git am: $mb"
-		if ! got=$(am_tree "$mb"); then
+		# a fix at the topic's head is posted first, on its own
+		# (lab/mail.sh: <topic>-fix); the topic's posting applies on it
+		fx=$(ls -d "$dir/$t-fix"/v*/posting.mbox 2>/dev/null | sort -V | tail -n1 || true)
+		say "git am: ${fx:+$fx and }$mb"
+		if ! got=$(am_tree ${fx:+"$fx"} "$mb"); then
 			result 1 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver" "$got"
 		elif [ -n "${topic_tree[$t]}" ] && [ "$got" = "${topic_tree[$t]}" ]; then
 			result 0 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver, same tree as $PDIR/$t (${got:0:12})"

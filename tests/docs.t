@@ -378,11 +378,11 @@ undoc=$(for k in $("$TOP/lab/knobs.sh" --list | awk '{ for (i = 2; i <= NF; i++)
 done)
 check "every knob in lab/knobs.sh is in the docs${undoc:+ (missing: $(echo $undoc))}" test -z "$undoc"
 # each line's LINE_OPTIONS (what make deb checks in the package) are the
-# options its mmscale.config turns on, less the KUnit suites and SLUB_STATS
+# options its mmscale.config turns on, less the tests (*_TEST) and SLUB_STATS
 for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
 	frag=$TOP/configs/$l/mmscale.config
 	[ -f "$frag" ] || frag=$TOP/configs/mmscale.config
-	want=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$frag" | grep -vE '_KUNIT_TEST$|^SLUB_STATS$' | sort | xargs)
+	want=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$frag" | grep -vE '_TEST$|^SLUB_STATS$' | sort | xargs)
 	have=$(bash -c 'source "$1" && echo $LINE_OPTIONS' _ "$TOP/patches/$l/line.env" | tr ' ' '\n' | sort | xargs)
 	check "patches/$l/line.env's LINE_OPTIONS are ${frag#"$TOP"/}'s options ($want)" test "$have" = "$want"
 	# and its cgroup sections are ones lab/guest-tests.sh runs

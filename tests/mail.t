@@ -100,10 +100,23 @@ has_topic slub && check "slub: To the slab maintainers" expect slub "${slab_to[@
 has_topic vmalloc && check "vmalloc: To the vmalloc maintainers" expect vmalloc 'urezki@gmail.com' 'akpm@linux-foundation.org'
 has_topic memcg && check "memcg: To the memcg maintainers, Cc cgroups" expect memcg 'hannes@cmpxchg.org' 'mhocko@kernel.org' 'cgroups@vger.kernel.org'
 has_topic slub && check "slub's posting does not Cc memcg's list" bash -c "! sed '/^\$/q' $BUILD/out/slub/v1/b4/0000-*.eml | grep -q cgroups@vger"
+# the postings: a topic whose cover has "## Fix N" goes out as two, its
+# first N patches as <topic>-fix under a plain PATCH prefix
+postings=()
 for t in $topics; do
+	np=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/$t/series" | wc -l)
+	nfix=$(awk '/^## / { on = ($0 == "## Fix"); next } on && NF { print; exit }' "$LP/$t/cover")
+	if [ -n "$nfix" ]; then
+		postings+=("$t-fix:$nfix:PATCH" "$t:$((np - nfix)):RFC")
+	else
+		postings+=("$t:$np:RFC")
+	fi
+done
+for p in "${postings[@]}"; do
+	IFS=: read -r t want kind <<< "$p"
 	d=$BUILD/out/$t/v1
 	n=$(grep -c '^From ' "$d/posting.mbox")
-	check "$t: the mbox holds every patch and the cover letter" test "$n" = "$(($(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LP/$t/series" | wc -l) + 1))"
+	check "$t: the mbox holds every patch and the cover letter" test "$n" = "$((want + 1))"
 	check "$t: b4 send -o wrote the same mails" test "$(ls "$d"/b4/*.eml | wc -l)" = "$n"
 	check "$t: From is the poster in every mail" test "$(grep -c '^From: A Poster <poster@example.org>' "$d/posting.mbox")" = "$n"
 	check "$t: Signed-off-by the poster, never the placeholder" \
@@ -122,7 +135,12 @@ for m in mailbox.mbox(sys.argv[1]):
 		/^From / { n++; inh = 1 } inh && /^$/ { inh = 0 }
 		inh && /linux-mm@kvack\.org/ { has[n] = 1 }
 		END { c = 0; for (i = 1; i <= n; i++) c += has[i]; print (n > 0 && c == n) ? "all" : c "/" n }' "$d/posting.mbox")" = all
-	check "$t: subjects say PATCH RFC (b4's order)" has "$d/posting.mbox" '^Subject: \[PATCH RFC( 6\.12)? 0+/[0-9]+\]'
+	if [ "$kind" = RFC ]; then
+		check "$t: subjects say PATCH RFC (b4's order)" has "$d/posting.mbox" '^Subject: \[PATCH RFC( 6\.12)? 0+/[0-9]+\]'
+	else
+		check "$t: a fix: subjects say PATCH, not RFC" bash -c 'grep -qE "^Subject: \[PATCH 0+/$2\]" "$1" && ! grep -q "^Subject: \[PATCH RFC" "$1"' _ "$d/posting.mbox" "$want"
+		check "$t: ... with Fixes: and Cc: stable" bash -c 'grep -q "^Fixes: [0-9a-f]\{12\} (\"" "$1" && grep -q "^Cc: stable@vger.kernel.org" "$1"' _ "$d/posting.mbox"
+	fi
 	check "$t: send.sh runs b4 send on b4 prep's branch" bash -c "grep -q '^git checkout -q b4/$t ' $d/send.sh && grep -q '^exec b4 send' $d/send.sh && test -x $d/send.sh"
 done
 # send.sh, with a stand-in b4 that sends nothing: it runs b4 send
@@ -143,11 +161,11 @@ check "... and refuses when b4/$LT has moved since (make mail or make check rebu
 # V=2 and PREFIX=PATCH: b4 prep --force-revision, and no --set-prefixes
 cp -a "$LP" "$tmp/pv2"
 printf '\n## Changes in v2\n- a test of make mail V=2\n' >> "$tmp/pv2/$LT/cover"
-PATCHES=$tmp/pv2 TOPIC=$LT V=2 PREFIX=PATCH MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/v2 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
-check "V=2 PREFIX=PATCH: the posting is written" test -f "$tmp/v2/$LT/v2/posting.mbox"
-check "... its subjects say PATCH v2" has "$tmp/v2/$LT/v2/posting.mbox" '^Subject: \[PATCH v2 0+/[0-9]+\]'
+PATCHES=$tmp/pv2 TOPIC=$LT V=2 PREFIX=PATCH MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/v2 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+check "V=2 PREFIX=PATCH: the posting is written" test -f "$BUILD/v2/$LT/v2/posting.mbox"
+check "... its subjects say PATCH v2" has "$BUILD/v2/$LT/v2/posting.mbox" '^Subject: \[PATCH v2 0+/[0-9]+\]'
 check "... with v2's and v1's changes in the cover letter" \
-	bash -c 'grep -q "^Changes in v2:" "$1" && grep -q "^Changes in v1:" "$1"' _ "$tmp/v2/$LT/v2/posting.mbox"
+	bash -c 'grep -q "^Changes in v2:" "$1" && grep -q "^Changes in v1:" "$1"' _ "$BUILD/v2/$LT/v2/posting.mbox"
 
 # a patch paragraph of the cover must name the patch's option or say that
 # it takes none ("no option", a bug fix): one that does neither is refused
@@ -161,7 +179,7 @@ i = s.index("## Patches\n") + len("## Patches\n")
 j = s.find("\n\n", i)
 p = re.sub(r"[Nn]o option", "nothing", re.sub(r"CONFIG_[A-Z0-9_]+", "its option", s[i:j]))
 sys.stdout.write(s[:i] + p + s[j:])' "$LP/$t/cover" > "$tmp/pc/$t/cover"
-PATCHES=$tmp/pc TOPIC=$t MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$tmp/pco "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+PATCHES=$tmp/pc TOPIC=$t MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/pco "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "a cover paragraph naming no option and not saying 'no option' is refused" \
 	has "$tmp/o" "^ERROR: stage mail: .*/$t/cover: patch paragraph 1 names no Kconfig option \(CONFIG_...\) and does not say 'no option'"
 done_testing
