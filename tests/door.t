@@ -99,5 +99,12 @@ else
 	skip "patches/$_line/vmtests against the tree's run_vmtests.sh" "no tree ($LB/linux: make tree)"
 fi
 
+# every line has the list, and its own default categories are in it
+for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
+	miss=$(bash -c 'source "$1/patches/$2/line.env"; for c in $LINE_VMTESTS $LINE_SLAB_DEBUG_VMTESTS; do
+		grep -qx -- "$c" "$1/patches/$2/vmtests" 2>/dev/null || echo "$c"; done' _ "$TOP" "$l")
+	check "patches/$l/vmtests holds the line's own VMTESTS${miss:+ (missing: $(echo $miss))}" test -z "$miss"
+done
+
 check "the checkout is unchanged" test "$(git -C "$TOP" status --porcelain | md5sum)" = "$status0"
 done_testing
