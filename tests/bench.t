@@ -21,7 +21,7 @@ MATRIX=memcg "$TOP/lab/bench.sh" --plan > "$tmp/o17" 2>&1
 check "MATRIX=memcg: iperf3 K = 1..16 mixed, pair, split; madvise with and without THP; hackbench-cgroup" \
 	has "$tmp/o17" '^iperf3-cgroup:1:64:mixed,.*iperf3-cgroup:16:64:mixed,iperf3-cgroup:1:64:pair,.*iperf3-cgroup:16:64:split,memcg-madvise-fault:1:thp,memcg-madvise-fault:4:thp,memcg-madvise-fault:32:thp,memcg-madvise-fault:1:nothp,.*hackbench-cgroup:process:socket:4$'
 check "bench items: iperf3-cgroup's placement and madvise's THP are checked" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error iperf3-cgroup:4:64:ring)\" = \"PLACE must be mixed, pair or split, not 'ring'\" ] && [ \"\$(bench_item_error memcg-madvise-fault:4:huge)\" = \"THP must be thp or nothp, not 'huge'\" ] && [ \"\$(bench_item_error iperf3-cgroup:4:64:pair:x)\" = 'want iperf3-cgroup:K[:MIB[:mixed|pair|split]]' ] && [ -z \"\$(bench_item_error iperf3-cgroup:4:64:split)\" ] && [ -z \"\$(bench_item_error memcg-madvise-fault:32:nothp)\" ]"
-MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
+BASE=6.12 MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
 check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock boots kernels under QEMU'
 PARALLEL=1 ACCEL=tcg "$TOP/lab/bench.sh" > "$tmp/o8" 2>&1
 check "PARALLEL=1 with another accelerator is refused" has "$tmp/o8" 'PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=tcg'
