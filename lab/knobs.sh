@@ -136,15 +136,14 @@ similar() {
 	}'
 }
 
-# the targets (sorted, comma separated) whose knob NAME is
-owners() {
-	local t
-	for t in $(printf '%s\n' "${!KNOBS[@]}" | sort); do
-		if [[ " ${KNOBS[$t]} " == *" $1 "* ]]; then
-			printf '%s\n' "$t"
-		fi
-	done | paste -sd, - | sed 's/,/, /g'
-}
+# OWNERS[KNOB]: the targets (sorted, comma separated) whose knob KNOB is
+declare -A OWNERS=()
+for _t in $(printf '%s\n' "${!KNOBS[@]}" | sort); do
+	for _k in ${KNOBS[$_t]}; do
+		OWNERS[$_k]=${OWNERS[$_k]:+${OWNERS[$_k]}, }$_t
+	done
+done
+owners() { echo "${OWNERS[$1]:-}"; }
 
 # other_target NAME: refuse NAME when it is a knob of other targets
 other_target() {
@@ -202,14 +201,14 @@ while IFS= read -r name; do
 	# it is, and no script reads it
 	[[ $name =~ [a-z] ]] && [[ $known == *" ${name^^} "* ]] && refuse "$name" "${name^^}"
 	[[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || continue
-	hit=$(similar "$name")
-	[ -z "$hit" ] || refuse "$name" "${hit#* }"
-	other_target "$name"
 	cands+=("$name")
 done < <(compgen -e)
 [ ${#cands[@]} -gt 0 ] || exit 0
-
+# a name that looks like one of ours first ("did you mean"), then a knob of
+# another target
 hit=$(similar "${cands[@]}")
-[ -z "$hit" ] && exit 0
-read -r bad want <<< "$hit"
-refuse "$bad" "$want"
+[ -z "$hit" ] || refuse "${hit%% *}" "${hit#* }"
+for name in "${cands[@]}"; do
+	other_target "$name"
+done
+exit 0
