@@ -227,12 +227,13 @@ PY
 	sed 's/^/  /' "$BUILD/mail-compare.txt"
 }
 
-# post NAME SUBJECT MOTIVATION PREFIX FORK DEPS: write the posting NAME
+# post NAME SUBJECT MOTIVATION PREFIX FORK DEPS KIND: write the posting NAME
 # (MAIL_OUT/NAME/vV) of topic t's patches in files[] and their paragraphs
 # in paras, onto FORK; DEPS: the topic's patch files that come first, on
-# the branch the posting forks from (a fix posted on its own), or "".
+# the branch the posting forks from (a fix posted on its own), or "";
+# KIND: fix (a fix posted alone) or topic.
 post() {
-	local name=$1 subject=$2 motivation=$3 prefix=$4 fork=$5 deps=$6 out body tm bt extra head
+	local name=$1 subject=$2 motivation=$3 prefix=$4 fork=$5 deps=$6 kind=$7 out body tm bt extra head
 	local mails f
 	out=$MAIL_OUT/$name/v$V
 	if [ -d "$out" ]; then
@@ -245,11 +246,15 @@ post() {
 	# The cover letter's text: b4 adds the shortlog, the diffstat and
 	# change-id (the template below), and To/Cc
 	body=$motivation$'\n\n'$paras$'\n\n'
-	tm=$(test_matrix "$rdir" "$t") || die "could not read the make check report in $rdir"
-	bt=$(bench_table "$bench_re") || die "lab/compare.py report failed on the bench results (log: $STAGE_LOG)"
-	body+="Testing"$'\n'"-------"$'\n'"$tm"$'\n\n'
-	body+="Results"$'\n'"-------"$'\n'"$bt"$'\n\n'
-	body+=$changes
+	# a fix's letter is its motivation, with the reproducer in it: no
+	# lab report, no benchmark table, no history of the topic
+	if [ "$kind" != fix ]; then
+		tm=$(test_matrix "$rdir" "$t") || die "could not read the make check report in $rdir"
+		bt=$(bench_table "$bench_re") || die "lab/compare.py report failed on the bench results (log: $STAGE_LOG)"
+		body+="Testing"$'\n'"-------"$'\n'"$tm"$'\n\n'
+		body+="Results"$'\n'"-------"$'\n'"$bt"$'\n\n'
+		body+=$changes
+	fi
 	body+=$(fold -s -w 72 <<< "$base_text" | sed 's/ *$//')$'\n'
 	[ -z "$base_commit" ] || body+=$'\n'"base-commit: $base_commit"$'\n'
 	printf '%s\n\n%s' "$subject" "$body" > "$wt/.git/mmscale-cover.txt"
@@ -389,13 +394,13 @@ for t in "${topics[@]}"; do
 		all_files=("${files[@]}") all_paras=$paras
 		files=("${all_files[@]:0:nfix}")
 		paras=$(awk -v n="$nfix" 'BEGIN { RS = ""; ORS = "\n\n" } NR <= n' <<< "$all_paras")
-		post "$t-fix" "$fix_subject" "$fix_motivation" PATCH "$BASE_TAG" ""
+		post "$t-fix" "$fix_subject" "$fix_motivation" PATCH "$BASE_TAG" "" fix
 		files=("${all_files[@]:nfix}")
 		paras=$(awk -v n="$nfix" 'BEGIN { RS = ""; ORS = "\n\n" } NR > n' <<< "$all_paras")
 		motivation+=$'\n\n'"This series applies on top of the fix posted on its own as \"[PATCH] $fix_subject\" ($nfix patch(es))."
-		post "$t" "$subject" "$(fold -s -w 72 <<< "$motivation" | sed 's/ *$//')" "$PREFIX" "$BASE_TAG" "${all_files[*]:0:nfix}"
+		post "$t" "$subject" "$(fold -s -w 72 <<< "$motivation" | sed 's/ *$//')" "$PREFIX" "$BASE_TAG" "${all_files[*]:0:nfix}" topic
 	else
-		post "$t" "$subject" "$motivation" "$PREFIX" "$BASE_TAG" ""
+		post "$t" "$subject" "$motivation" "$PREFIX" "$BASE_TAG" "" topic
 	fi
 done
 

@@ -130,7 +130,11 @@ for m in mailbox.mbox(sys.argv[1]):
         sys.exit(1)' "$d/posting.mbox"
 	check "$t: the cover letter has nothing of b4's template left to edit" bash -c "! grep -q EDITME $d/posting.mbox"
 	check "$t: the cover letter names the base" has "$d/posting.mbox" '^Based on Linux '"$LV"'\.[0-9]+'
-	check "$t: the cover letter quotes the make check report" has "$d/posting.mbox" '^  memcg_stock +11 +0 +0'
+	if [ "$kind" = RFC ]; then
+		check "$t: the cover letter quotes the make check report" has "$d/posting.mbox" '^  memcg_stock +11 +0 +0'
+	else
+		check "$t: a fix's letter quotes no lab report or benchmark" bash -c '! grep -qE "^(Testing|Results)$|mmscale lab" "$1"' _ "$d/posting.mbox"
+	fi
 	check "$t: every mail is Cc'd to linux-mm" test "$(awk '
 		/^From / { n++; inh = 1 } inh && /^$/ { inh = 0 }
 		inh && /linux-mm@kvack\.org/ { has[n] = 1 }
