@@ -19,8 +19,10 @@
 #   - or it is the start of a knob, 4 letters or more (BOOT_TIME).
 # A knob of another target (CONFIGS=rt make run) and a knob in lower case
 # (seconds=60) are refused too, and so is any variable on make's command
-# line that is not a knob of the goals given there.  BASE, BASE_VERSION
-# and BUILD are checked here for every target (lab/common.sh).
+# line that is not a knob of the goals given there.  In the environment,
+# PREFIX, HOST, OUT and V (names other tools' environments carry) only
+# warn.  BASE, BASE_VERSION and BUILD are checked here for every target
+# (lab/common.sh).
 # Variables every shell or make sets (PATH, HOME, MAKEFLAGS, ...) and the
 # lab's internal ones (MMSCALE_*, set by the lab for its guest and tests)
 # are never refused.  Nothing is written.
@@ -209,6 +211,13 @@ done < <(compgen -e)
 hit=$(similar "${cands[@]}")
 [ -z "$hit" ] || refuse "${hit%% *}" "${hit#* }"
 for name in "${cands[@]}"; do
-	other_target "$name"
+	case $name in
+	# names other tools' environments often carry (autotools' PREFIX, a
+	# shell's HOST): a warning, since this target does not read them
+	PREFIX | HOST | OUT | V)
+		[ -z "$(owners "$name")" ] ||
+			echo "WARNING: stage $target: $name in the environment is a knob of make $(owners "$name"); make $target does not read it" >&2 ;;
+	*) other_target "$name" ;;
+	esac
 done
 exit 0

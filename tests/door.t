@@ -77,6 +77,9 @@ mk run NOSUCHKNOB=1
 check "make run NOSUCHKNOB=1 (on the command line): refused" refused "$tmp/out" "^ERROR: stage run: NOSUCHKNOB is not a knob of make run "
 CONFIGS=rt mk run
 check "CONFIGS=rt make run (in the environment): refused" refused "$tmp/out" "^ERROR: stage run: CONFIGS is a knob of make bisect, build, shell, not of make run "
+PREFIX=/usr/local mk help
+check "PREFIX=/usr/local in the environment (autotools'): make help runs, with a warning" \
+	bash -c '[ "$2" = 0 ] && grep -q "^WARNING: stage help: PREFIX in the environment is a knob of make mail; make help does not read it$" "$1"' _ "$tmp/out" "$?"
 check "nothing was made" test ! -e "$BUILD"
 
 # --- what the line or a version decides, before any stage -------------------
