@@ -14,8 +14,9 @@
 # commits that make export would write differently or that are not in
 # patches/: the check make tree runs before it resets the tree,
 # lab/common.sh's unexported_work), any other tree an uncommitted edit; and
-# it never deletes a folder inside a kernel tree (BUILD=build/7.3/linux/mm).  FORCE=1 deletes BUILD with that
-# work (FORCE never overrides the folder checks).  Saved benchmark results
+# it never deletes a folder inside a kernel tree (BUILD=build/7.3/linux/mm).
+# FORCE=1 deletes BUILD with that work (FORCE never overrides the folder
+# checks).  Saved benchmark results
 # (build/results/) go too.
 # What it needs: git.  Deletes BUILD.
 set -euo pipefail
@@ -52,13 +53,14 @@ fi
 # unexported_work, under its own line); any other tree (the lab's scratch
 # clones) must hold no uncommitted edit.
 work=()
+tree=$(realpath -m -- "$TREE")
 while IFS= read -r g; do
 	t=$(dirname "$g")
 	line=
 	for l in $LINES; do
 		[ "$t" = "$lab_build/$l/linux" ] && line=$l
 	done
-	if [ "$t" = "$(realpath -m -- "$TREE")" ]; then
+	if [ "$t" = "$tree" ]; then
 		progress "checking $t for work that is not in patches/" unexported_work
 		w=$UNEXPORTED
 	elif [ -n "$line" ]; then

@@ -122,8 +122,8 @@ run_logged() {
 # SUITE into DIR/dl with a private apt state (DIR/sources.list, DIR/lists;
 # apt-get download: nothing is installed, nothing of the machine's packages
 # changes) and print the .deb's path.  With VERSION, when the suite serves
-# another one, print "served:<that version>" and download nothing.  DIR is emptied first.  Logs to
-# STAGE_LOG; dies with one line when apt fails.  APT_GET may name another
+# another one, print "served:<that version>" and download nothing.  DIR is
+# emptied first.  Logs to STAGE_LOG; dies with one line when apt fails.  APT_GET may name another
 # apt-get (the lab's tests).
 apt_download() {
 	local suite=$1 pkg=$2 d=$3 want=${4:-} deb served
