@@ -13,6 +13,9 @@
 #                  spaces), booted round robin in that order, RUNS rounds;
 #                  the report is then one table of every side (lab/compare.py
 #                  matrix) instead of the A/B tables (make bench MATRIX=stock)
+#   MATRIX_PAIRS=A:B,...  with SIDES: the pairs the table compares
+#   MATRIX_AA=A:B  with SIDES: two sides that boot the same kernel, whose
+#                  spread is each cell's noise floor (compare.py matrix --aa)
 #   REPORT=slubfree  with SIDES (one side or more): the slub topic's table
 #                  of __slab_free() counters (lab/compare.py slubfree)
 #                  instead (make bench MATRIX=slub)
@@ -188,7 +191,7 @@ if [ $# = 2 ]; then
 elif [ -n "${REPORT:-}" ]; then
 	"$LAB_DIR/compare.py" slubfree "$OUT" | tee "$OUT/compare.txt" || true
 else
-	"$LAB_DIR/compare.py" matrix "$OUT" ${MATRIX_PAIRS:+--pairs "$MATRIX_PAIRS"} | tee "$OUT/compare.txt" || true
+	"$LAB_DIR/compare.py" matrix "$OUT" ${MATRIX_PAIRS:+--pairs "$MATRIX_PAIRS"} ${MATRIX_AA:+--aa "$MATRIX_AA"} | tee "$OUT/compare.txt" || true
 fi
 say "results: $OUT/results.json, table: $OUT/compare.txt"
 die_on_failed_runs "$OUT/results.json"

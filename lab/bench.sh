@@ -31,11 +31,14 @@
 #                  4 and 32 (BENCH picks others).  The report (lab/compare.py
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
-#   MATRIX=memcg   the 7.3 line's memcg matrix (issue 28), three sides in
-#                  one interleaved run: base (7.3.4, vm bench), ceiling64
-#                  (the series, vm mmscale bench with configs/noabsorb:
-#                  CONFIG_MEMCG_STOCK_ABSORB off, the stock's vm events on)
-#                  and ceiling128 (make bench's head: the option on).  Items:
+#   MATRIX=memcg   the 7.3 line's memcg matrix (issues 28, 43), four sides
+#                  in one interleaved run: base and again (7.3.4, vm bench,
+#                  the same kernel twice: the A/A pair whose spread is each
+#                  cell's noise floor), ceiling64 (the series, vm mmscale
+#                  bench with configs/noabsorb: CONFIG_MEMCG_STOCK_ABSORB
+#                  off, the stock's vm events on) and budget (make bench's
+#                  head: the option on).  A change is marked with RUNS=5 or
+#                  more only (lab/compare.py matrix --aa).  Items:
 #                  iperf3-cgroup at K = 1 2 4 8 16 (64 MiB a pair), mixed,
 #                  pair and split; memcg-madvise-fault at 1, 4 and 32 with
 #                  THP always and never; hackbench-cgroup process pipe and
@@ -291,20 +294,21 @@ fi
 base_tree=$(base_tree_ready) || exit 1
 KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm bench "${extra[@]}"
 if [ "${MATRIX:-}" = memcg ]; then
-	# the series as make bench's head (options on: the stock's ceiling at
-	# 128 and its vm events), and the same with the ceiling option off
+	# the series as make bench's head (options on: a slot's share of the
+	# stock up to 128 pages within 448 a CPU, and its vm events), and the
+	# same with that option off
 	NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench "${extra[@]}"
 	NAME=bench-head-noabsorb$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench noabsorb "${extra[@]}"
 	out_dir "-memcg"
 	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 	cp "$BUILD/bench-head-noabsorb$suffix/.config" "$OUT/ceiling64.config"
-	cp "$BUILD/bench-head$suffix/.config" "$OUT/ceiling128.config"
-	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config)", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64: CONFIG_MEMCG_STOCK_ABSORB off (ceiling64.config), ceiling128: on (ceiling128.config)", "all.host": "%s CPUs, %s"}' \
+	cp "$BUILD/bench-head$suffix/.config" "$OUT/budget.config"
+	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config); booted as base and as again, the A/A pair", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64: CONFIG_MEMCG_STOCK_ABSORB off (ceiling64.config), budget: on (budget.config)", "all.host": "%s CPUs, %s"}' \
 		"$(kernel_version "$SRC_DIR")" "${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" \
 		"$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" "$(git -C "$TREE" rev-parse --short=12 HEAD)" \
 		"${extra[*]:+ ${extra[*]}}" "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
-	SIDES="base=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix ceiling128=$BUILD/bench-head$suffix" \
-	MATRIX_PAIRS=base:ceiling128,ceiling64:ceiling128,base:ceiling64 \
+	SIDES="base=$BUILD/base/bench-base$suffix again=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix budget=$BUILD/bench-head$suffix" \
+	MATRIX_PAIRS=base:again,base:budget,ceiling64:budget,base:ceiling64 MATRIX_AA=base:again \
 		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
 	exit
 fi

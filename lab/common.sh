@@ -318,8 +318,23 @@ no_empty_items() {
 # fragment_path NAME: the config fragment NAME of this line: the line's own
 # configs/<line>/NAME.config where it has one (the series' options differ
 # between the lines while topics are ported), else configs/NAME.config.
+# NAME "off" is every bool option of the line's series off (LINE_OPTIONS of
+# patches/<line>/line.env; some are on by default; an int option such as
+# 6.12's MEMCG_NR_STOCK keeps its default, the base's behaviour), written to
+# build/<line>/options-off.config.
 fragment_path() {
-	if [ -f "$TOP/configs/$BASE/$1.config" ]; then
+	if [ "$1" = off ]; then
+		local o
+		mkdir -p "$BUILD"
+		{
+			echo "# every bool option of the $BASE series off (LINE_OPTIONS, patches/$BASE/line.env)"
+			for o in $LINE_OPTIONS; do
+				grep -rhs --include='Kconfig*' -A1 "^config $o\$" "$TREE/init" "$TREE/mm" "$TREE/lib" |
+					grep -q '^[[:space:]]*int' || echo "# CONFIG_$o is not set"
+			done
+		} > "$BUILD/options-off.config"
+		echo "$BUILD/options-off.config"
+	elif [ -f "$TOP/configs/$BASE/$1.config" ]; then
 		echo "$TOP/configs/$BASE/$1.config"
 	else
 		echo "$TOP/configs/$1.config"
@@ -327,13 +342,15 @@ fragment_path() {
 }
 
 # want_fragments WHAT LIST: every word of LIST (blanks or commas) names a
-# file configs/WORD.config, and there is at least one.
+# file configs/WORD.config, or is "off" (fragment_path), and there is at
+# least one.
 want_fragments() {
 	local f n=0 known k
 	no_empty_items "$1" "$2"
 	for f in ${2//,/ }; do
-		if ! [[ $f =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -f "$TOP/configs/$f.config" ]; then
+		if [ "$f" != off ] && { ! [[ $f =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -f "$TOP/configs/$f.config" ]; }; then
 			known=$(for k in "$TOP"/configs/*.config; do basename "$k" .config; done | tr '\n' ' ')
+			known+="off"
 			die "$1: no configs/$f.config (the fragments are: ${known% })"
 		fi
 		n=$((n + 1))

@@ -30,13 +30,17 @@ and print LKP-style A/B tables from saved results.
       tables (compare.txt) and the plots into a new folder DIR (DIR-2, DIR-3
       ... when it exists), never into the results (make compare).
 
-  compare.py matrix A [--pairs A:B,...] [--keys REGEX]
+  compare.py matrix A [--pairs A:B,...] [--aa A:B] [--keys REGEX]
       For a run of more than two sides (lab/ab.sh with SIDES, make bench
       MATRIX=stock): one table per key, a row per workload and a column per
       side (mean, +-%stddev over 2%), then for each pair "A:B" of --pairs
       (default: every side against the first) B's change against A,
       marked "*" as in report.  Keys: the metrics and the page_counter and
       memcg stock counters (per 1000 operations), or those matching REGEX.
+      --aa A:B names two sides that boot the same kernel: each row gets
+      their noise floor (the range of their runs over their mean), and a
+      change is then marked only with 5+ good runs a side and a change
+      larger than that floor.
 
   compare.py check RESULTS
       One line per failed run and per workload error of RESULTS (its item,
@@ -281,6 +285,30 @@ def significant(a, b, floor=0.0):
         return False
     return (not min(b) <= statistics.median(a) <= max(b) and
             not min(a) <= statistics.median(b) <= max(a))
+
+
+# with an A/A pair (matrix --aa), a change is marked only with this many
+# good runs a side or more
+AA_MIN_RUNS = 5
+
+
+def aa_floor(a1, a2):
+    """The noise floor of a cell from its A/A pair (the same kernel booted as
+    two sides): the range of all their runs, as a share of their mean."""
+    both = a1 + a2
+    if len(a1) < 2 or len(a2) < 2:
+        return None
+    m = statistics.mean(both)
+    return (max(both) - min(both)) / abs(m) if m else 0.0
+
+
+def aa_marked(a, b, floor, marked):
+    """A change of a matrix with an A/A pair: marked by the usual rule, with
+    AA_MIN_RUNS runs a side or more, and a change larger than the floor."""
+    if floor is None or len(a) < AA_MIN_RUNS or len(b) < AA_MIN_RUNS or not marked:
+        return False
+    ma = statistics.mean(a)
+    return bool(ma) and abs(statistics.mean(b) - ma) > floor * abs(ma)
 
 
 def change(a, b):
@@ -674,6 +702,12 @@ def matrix(args):
         if a not in sides or b not in sides or a == b:
             raise Refused('--pairs: "%s" is not A:B of two sides of %s (%s)' % (p, doc['path'], ', '.join(sides)))
         pairs.append((a, b))
+    aa = None
+    if args.aa:
+        a, _, b = args.aa.partition(':')
+        if a not in sides or b not in sides or a == b:
+            raise Refused('--aa: "%s" is not A:B of two sides of %s (%s)' % (args.aa, doc['path'], ', '.join(sides)))
+        aa = (a, b)
     runs = {s: [r for r in doc['runs'] if r['side'] == s] for s in sides}
     nfail = sum(1 for r in doc['runs'] if r['failed'])
     print('# matrix of %d sides, %d runs (%d failed), boots interleaved round robin: %s' % (
@@ -700,10 +734,15 @@ def matrix(args):
             line = '%-*s' % (width, w)
             for s in sides:
                 line += ' %s' % (cell(vals[s]) if vals[s] else '%14s %5s' % ('-', ''))
+            floor = aa_floor(vals[aa[0]], vals[aa[1]]) if aa else None
+            if aa:
+                line += ' %7s' % ('-' if floor is None else '%.0f%%' % (floor * 100))
             for (a, b), n in zip(pairs, pw):
                 if vals[a] and vals[b]:
                     sig = (counter_marked(runs[a], runs[b], w, key, vals[a], vals[b]) if what == 'counters'
                            else significant(vals[a], vals[b]))
+                    if aa:
+                        sig = (a, b) != aa and aa_marked(vals[a], vals[b], floor, sig)
                     line += ' %*s%s' % (n, change(vals[a], vals[b]).strip(), '*' if sig else ' ')
                 else:
                     line += ' %*s ' % (n, '-')
@@ -711,11 +750,16 @@ def matrix(args):
         if not rows:
             continue
         print('\n%s%s' % (key, ' (per 1000 operations)' if what == 'counters' else ''))
-        print('%-*s%s%s' % (width, 'workload', ''.join(' %14s      ' % s[:14] for s in sides),
-                            ''.join(' %*s ' % (n, '%s>%s' % (a, b)) for (a, b), n in zip(pairs, pw))))
+        print('%-*s%s%s%s' % (width, 'workload', ''.join(' %14s      ' % s[:14] for s in sides),
+                              ' %7s' % 'A/A' if aa else '',
+                              ''.join(' %*s ' % (n, '%s>%s' % (a, b)) for (a, b), n in zip(pairs, pw))))
         print('\n'.join(rows))
     print('\n# columns A>B: the change from side A to side B; * = significant: each median '
           'outside the other side\'s min-max (2+ runs a side); counters: and a change of 1% and 5 events a run or more')
+    if aa:
+        print('# A/A: %s and %s boot the same kernel; the column is the range of their runs over their mean, '
+              'the cell\'s noise floor.  With it, * also needs %d+ good runs a side and a change larger '
+              'than the floor; %s>%s is never marked' % (aa[0], aa[1], AA_MIN_RUNS, aa[0], aa[1]))
     failures([], [], [(r['side'], r) for r in everything])
     return 0
 
@@ -840,6 +884,7 @@ def main():
     m = sub.add_parser('matrix', help='a run of several sides as one table per key')
     m.add_argument('a')
     m.add_argument('--pairs', metavar='A:B,...')
+    m.add_argument('--aa', metavar='A:B', help='two sides that boot the same kernel: the noise floor')
     m.add_argument('--keys', metavar='REGEX')
     f = sub.add_parser('slubfree', help="the slub topic's __slab_free() table of one results file")
     f.add_argument('a', metavar='RESULTS')

@@ -12,10 +12,11 @@
 #   default make check's upstream ones: those the base kernel has)
 # What it does: deps, source and tree as make run; then two kernels with
 # the same debug configuration (configs vm + debug: KASAN, lockdep,
-# DEBUG_VM, KFENCE; no mmscale.config, so every option of the series is at
-# its default, off, and MEMCG_NR_STOCK is 1):
+# DEBUG_VM, KFENCE; no mmscale.config, and head turns every option of the
+# series off; on 6.12 MEMCG_NR_STOCK is 1):
 #   base  build/base/vm-debug: the pristine base (patches/BASE), no series;
-#   head  build/vm-debug: build/linux, the whole series applied.
+#   head  build/vm-debug-off: build/linux, the whole series applied, with
+#         configs "off" (every option of LINE_OPTIONS off; some default y).
 # The head's .config is checked to have every option of the series off.
 # Both boot at the same time (two guests, on the accelerator make run would
 # use: single-threaded TCG where KVM hangs, as here), each with
@@ -35,7 +36,7 @@
 # CONFIG_MEMCG_NR_STOCK 1 is defined), which every object includes
 # (measured 2026-12-01: 1060 s and 1183 s, -j2).
 # What it needs: what make run needs.  Writes build/base/vm-debug,
-# build/vm-debug and build/equiv/<time>/ (console logs, reports, the case
+# build/vm-debug-off and build/equiv/<time>/ (console logs, reports, the case
 # lists, diff.txt, summary.txt).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -147,9 +148,9 @@ for c in $VMTESTS; do
 	done
 done
 timed "build base" env KSRC="$base_tree" NAME=base/vm-debug "$LAB_DIR/build.sh" vm debug
-timed "build head" env NAME=vm-debug "$LAB_DIR/build.sh" vm debug
+timed "build head" env NAME=vm-debug-off "$LAB_DIR/build.sh" vm debug off
 stage equiv
-B=$BUILD/base/vm-debug H=$BUILD/vm-debug
+B=$BUILD/base/vm-debug H=$BUILD/vm-debug-off
 # every option of the series off in head: the series' symbols are the
 # Kconfig lines its patches add
 opts=$(git -C "$TREE" diff "$BASE_TAG" -- '*Kconfig*' | sed -n 's/^+config \([A-Z0-9_]*\).*/\1/p' | sort -u)

@@ -16,9 +16,9 @@
 # object differs in anything but source line numbers: its disassembly, a
 # section other than __bug_table, __bug_table beyond its line fields (WARN
 # sites below added lines, CONFIG_DEBUG_BUGVERBOSE), or its section
-# headers, symbol table or relocations beyond the __LINE__ field of
-# initcall names (lab/objnames.py).  With config vm, those two are all a
-# patch that adds lines leaves in an options-off object that is otherwise
+# headers, symbol table or relocations beyond the __COUNTER__ and __LINE__
+# fields of symbol names (lab/objnames.py).  With config vm, those two are
+# all a patch that adds lines leaves in an options-off object that is otherwise
 # the base's ("vm nolines", configs/nolines.config, drops the first);
 # configs that store more line numbers (DEBUG_ATOMIC_SLEEP's might_sleep()
 # arguments, KASAN's descriptors of globals, DYNAMIC_DEBUG, debug info)
@@ -89,6 +89,8 @@ for side in base head; do
 	mkdir -p "$o"
 	cfg=()
 	for f in $frags; do cfg+=("$(fragment_path "$f")"); done
+	# head with the series' options off, some of which are on by default
+	[ $side = base ] || cfg+=("$(fragment_path off)")
 	say "$side: configure ($frags) and build $*"
 	(cd "$src" && scripts/kconfig/merge_config.sh -O "$o" "${cfg[@]}") >> "$STAGE_LOG" 2>&1 ||
 		die "$side: merge_config.sh failed"
@@ -177,8 +179,8 @@ for obj in "$@"; do
 	fi
 	# the sections' contents are the same (or __bug_table's but for its
 	# line fields): then the section headers, symbol tables and
-	# relocations may differ only in the __LINE__ field of initcall names
-	# (lab/objnames.py)
+	# relocations may differ only in the __COUNTER__ and __LINE__ fields of
+	# symbol names (lab/objnames.py)
 	"$LAB_DIR/objnames.py" "$b" "$h" "$obj" || rc=1
 done
 exit $rc

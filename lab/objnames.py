@@ -3,28 +3,36 @@
 # and disassembly checks do not see in two objects: the section headers
 # (name, size, alignment, flags: the size of .bss, which has no contents),
 # the symbol tables and the relocations; and say whether they differ only
-# in the __LINE__ field of initcall names.
+# in the __COUNTER__ and __LINE__ fields of symbol names.
 #
 # Usage: lab/objnames.py BASE.o HEAD.o NAME
-# An initcall's local symbol is named from its source line
-# (include/linux/init.h:201-209 in 7.3.4, __initcall_id():
-# __initcall__kmod_<modname>__<__COUNTER__>_<__LINE__>_<fn><level>), so a
-# line added above the initcall renames it with nothing else changed.  Any
-# other difference (a name, a type, a value, a size, a symbol more or less,
-# a relocation's place, type, target or addend) is one the options-off
-# object must not have; a __COUNTER__ field that moved means the head
-# expanded a macro the base did not (such as BUILD_BUG() in dead code),
-# which renumbers every later __UNIQUE_ID_* symbol too.
+# Two kinds of local symbol are named from where a macro was expanded, not
+# from what the object holds: an initcall (include/linux/init.h:201-209 in
+# 7.3.4, __initcall_id(): __initcall__kmod_<modname>__<__COUNTER__>_<__LINE__>
+# _<fn><level>), and __UNIQUE_ID_<prefix><__COUNTER__>.  A line added above
+# an initcall renames it; a macro that uses __COUNTER__ (BUILD_BUG_ON(),
+# READ_ONCE()'s type check) expanded in code the options leave out
+# renumbers every later one.  Neither changes the code or the data, so both
+# fields are ignored, and the renamed symbols are counted.  Any other
+# difference (a name, a type, a value, a size, a symbol more or less, a
+# relocation's place, type, target or addend) is one the options-off object
+# must not have.
 # Reads objdump -h (without file offsets, which follow the string table's
 # length), nm -P -p (POSIX format, symbol-table order) and readelf -rW
 # (without the file offsets of the relocation sections).
-# Prints one line; exit 0 when all three are the same but for initcall line
-# fields, 1 otherwise, 2 on a usage error or when a tool fails.
+# Prints one line; exit 0 when all three are the same but for those fields,
+# 1 otherwise, 2 on a usage error or when a tool fails.
 import re
 import subprocess
 import sys
 
-INITCALL = re.compile(r'(__initcall__kmod_\w+?__\d+_)(\d+)(_\w+)')
+INITCALL = re.compile(r'(__initcall__kmod_\w+?__)\d+_\d+(_\w+)')
+UNIQUE = re.compile(r'(__UNIQUE_ID_\w*?)\d+\b')
+
+
+def blank(line):
+    """line with the __COUNTER__ and __LINE__ fields of symbol names blanked"""
+    return UNIQUE.sub(r'\1N', INITCALL.sub(r'\1N_L\2', line))
 
 
 def run(cmd):
@@ -78,22 +86,22 @@ def main():
         for x, y in zip(base, head):
             if x == y:
                 continue
-            # the same once every initcall name's line field is blanked,
-            # and the counter and function parts match
-            if (INITCALL.search(x) and INITCALL.sub(r'\1L\3', x) == INITCALL.sub(r'\1L\3', y)):
-                for m, n in zip(INITCALL.finditer(x), INITCALL.finditer(y)):
-                    if m.group(2) != n.group(2):
-                        moved[m.group(0)] = n.group(2)
+            # the same once the names' counter and line fields are blanked
+            if blank(x) == blank(y):
+                for m, n in zip(re.finditer(r'__initcall__\w+|__UNIQUE_ID_\w+', x),
+                                re.finditer(r'__initcall__\w+|__UNIQUE_ID_\w+', y)):
+                    if m.group(0) != n.group(0):
+                        moved[m.group(0)] = n.group(0)
                 continue
-            print('  %s: %s DIFFER beyond initcall line numbers: %s -> %s'
+            print('  %s: %s DIFFER beyond names made from __COUNTER__ and __LINE__: %s -> %s'
                   % (name, what, x, y))
             return 1
     if not moved:
         print('  %s: section headers, symbol tables and relocations identical' % name)
     else:
-        print('  %s: section headers, symbol tables and relocations identical but for the '
-              '__LINE__ field of %d initcall name(s), moved by added lines: %s'
-              % (name, len(moved), '; '.join('%s -> line %s' % kv for kv in sorted(moved.items()))))
+        print('  %s: section headers, symbol tables and relocations identical but for %d '
+              'symbol name(s) made from __COUNTER__ or __LINE__: %s'
+              % (name, len(moved), '; '.join('%s -> %s' % kv for kv in sorted(moved.items()))))
     return 0
 
 

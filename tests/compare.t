@@ -155,6 +155,42 @@ check "matrix: ... with both counts summed per 1000 operations" has "$tmp/pcx" '
 check "matrix: ... a missing count taken as 0" bash -c "sed -n '/^kprobe.page_counter_try_charge+uncharge/,/^\$/p' '$tmp/pcx' | grep -Eq '^iperf3-cgroup-split@pairs=1 +10\.0 +4 +-60\.0% $'"
 check "matrix: a page_counter kprobe per caller gets a table of its own" bash -c "sed -n '/^kprobe.page_counter_uncharge.by.refill_stock (per 1000 operations)\$/,/^\$/p' '$tmp/pcx' | grep -Eq '^iperf3-cgroup-mixed@pairs=1 +5 +2 +-60\.0% $'"
 
+# compare.py matrix --aa (make bench MATRIX=memcg): base and again boot the
+# same kernel; their runs span the cell's noise floor, and a change is
+# marked only with 5 runs a side and beyond that floor.  Per 1000 messages:
+# base 100 104 98 102 100 and again 96 100 102 104 98 (floor 8/100.4 = 8%);
+# far at 50 a run (marked), near at 94 a run (outside both ranges, -6%,
+# inside the floor: not marked)
+mkdir -p "$tmp/aa"
+runs=()
+for side in base:100,104,98,102,100 again:96,100,102,104,98 far:50,50,51,49,50 near:94,94,94,94,94; do
+	IFS=: read -r name vals <<< "$side"
+	i=0
+	for v in ${vals//,/ }; do
+		i=$((i + 1))
+		printf '%s\n' "mmscale: uname 7.3.4-$name #1_SMP cpus=2" "mmscale: ops iperf3-cgroup-mixed@pairs=1 1000" \
+			"mmscale: counter iperf3-cgroup-mixed@pairs=1 kprobe.page_counter_try_charge $v" \
+			"mmscale: bench done" > "$tmp/aa/$name-$i.log"
+		runs+=("$name:$i:$tmp/aa/$name-$i.log:")
+	done
+done
+"$cmp" collect --out "$tmp/aa/results.json" --accel tcg --command "make bench MATRIX=memcg" "${runs[@]}" > "$tmp/aa.out" 2>&1
+"$cmp" matrix "$tmp/aa" --pairs base:again,base:far,base:near --aa base:again > "$tmp/aax" 2>&1
+check "matrix --aa: exit 0" test $? -eq 0
+check "matrix --aa: an A/A column" has "$tmp/aax" '^workload +base +again +far +near +A/A +base>again +base>far +base>near $'
+check "matrix --aa: the floor is the A/A runs' range over their mean; a change past it is marked, one inside it not" \
+	has "$tmp/aax" '^iperf3-cgroup-mixed@pairs=1 +100\.8 ±  2% +100\.0 ±  3% +50\.0 +94\.0 +8% +-0\.8% +-50\.4%\* +-6\.7% $'
+check "matrix --aa: the footer says the rule" has "$tmp/aax" '^# A/A: base and again boot the same kernel'
+"$cmp" matrix "$tmp/aa" --aa base:nope > "$tmp/aax2" 2>&1
+check "matrix --aa: an unknown side is refused" test $? -eq 2
+# 4 runs a side: far's -50% is no longer marked
+mkdir -p "$tmp/aa4"
+"$cmp" collect --out "$tmp/aa4/results.json" --accel tcg --command "make bench MATRIX=memcg" \
+	$(printf '%s\n' "${runs[@]}" | grep -v -- '-5\.log:$') > "$tmp/aa4.out" 2>&1
+"$cmp" matrix "$tmp/aa4" --pairs base:far --aa base:again > "$tmp/aax4" 2>&1
+check "matrix --aa: no mark with fewer than 5 runs a side" \
+	has "$tmp/aax4" '^iperf3-cgroup-mixed@pairs=1 .* -50\.[0-9]% $'
+
 # compare.py slubfree: the slub topic's table (make bench MATRIX=slub):
 # per 1M frees, from the slab.total.* counters of one side
 mkdir -p "$tmp/sf"
