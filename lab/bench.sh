@@ -32,13 +32,14 @@
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
 #   MATRIX=memcg   the 7.3 line's memcg matrix (issues 28, 43), four sides
-#                  in one interleaved run: base and again (7.3.4, vm bench,
-#                  the same kernel twice: the A/A pair whose spread is each
-#                  cell's noise floor), ceiling64 (the series, vm mmscale
-#                  bench with configs/noabsorb: CONFIG_MEMCG_STOCK_ABSORB
-#                  off, the stock's vm events on) and budget (make bench's
-#                  head: the option on).  A change is marked with RUNS=5 or
-#                  more only (lab/compare.py matrix --aa).  Items:
+#                  in one interleaved run: base (7.3.4, vm bench), ceiling64
+#                  and again (the series, vm mmscale bench with
+#                  configs/noabsorb: CONFIG_MEMCG_STOCK_ABSORB off, so 7.3.4's
+#                  stock, the vm events on; the same kernel twice, the A/A
+#                  pair whose spread is each cell's noise floor) and budget
+#                  (make bench's head: the option on).  A change is marked
+#                  with RUNS=5 or more only (lab/compare.py matrix --aa).
+#                  Items:
 #                  iperf3-cgroup at K = 1 2 4 8 16 (64 MiB a pair), mixed,
 #                  pair and split; memcg-madvise-fault at 1, 4 and 32 with
 #                  THP always and never; hackbench-cgroup process pipe and
@@ -303,12 +304,12 @@ if [ "${MATRIX:-}" = memcg ]; then
 	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 	cp "$BUILD/bench-head-noabsorb$suffix/.config" "$OUT/ceiling64.config"
 	cp "$BUILD/bench-head$suffix/.config" "$OUT/budget.config"
-	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config); booted as base and as again, the A/A pair", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64: CONFIG_MEMCG_STOCK_ABSORB off (ceiling64.config), budget: on (budget.config)", "all.host": "%s CPUs, %s"}' \
+	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config)", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64 and again, the A/A pair: CONFIG_MEMCG_STOCK_ABSORB off (ceiling64.config), budget: on (budget.config)", "all.host": "%s CPUs, %s"}' \
 		"$(kernel_version "$SRC_DIR")" "${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" \
 		"$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" "$(git -C "$TREE" rev-parse --short=12 HEAD)" \
 		"${extra[*]:+ ${extra[*]}}" "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
-	SIDES="base=$BUILD/base/bench-base$suffix again=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix budget=$BUILD/bench-head$suffix" \
-	MATRIX_PAIRS=base:again,base:budget,ceiling64:budget,base:ceiling64 MATRIX_AA=base:again \
+	SIDES="base=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix again=$BUILD/bench-head-noabsorb$suffix budget=$BUILD/bench-head$suffix" \
+	MATRIX_PAIRS=ceiling64:again,ceiling64:budget,base:budget,base:ceiling64 MATRIX_AA=ceiling64:again \
 		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
 	exit
 fi
