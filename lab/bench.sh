@@ -47,9 +47,9 @@
 #                  kprobe.page_counter_try_charge+uncharge, every
 #                  hierarchical charge and uncharge, and a table per
 #                  caller of each (kprobe.FN.by.CALLER, bench/workloads.sh)
-#   MATRIX=slub    the slub topic's measurement (the 7.3 line): one kernel,
-#                  the line's base with only the slub topic's first patch
-#                  (its counters), vm + bench + stats + lockstat
+#   MATRIX=slub    the 7.3 slub report's measurement: one kernel, the
+#                  line's base with only bench/slub-free-counters.diff
+#                  (the __slab_free() counters), vm + bench + stats + lockstat
 #                  (configs/lockstat.config: /proc/lock_stat), booted RUNS
 #                  times (default 1), with the __slab_free() counters
 #                  summed over every cache; the report (lab/compare.py
@@ -254,12 +254,13 @@ fi
 "$LAB_DIR/source.sh"
 "$LAB_DIR/tree.sh"
 if [ "${MATRIX:-}" = slub ]; then
-	# the base with the slub topic's counters patch alone: a hard-linked
-	# copy of the pristine source (as lab/objdiff.sh makes), each file the
-	# patch touches copied before it is changed
-	p=$(ls "$PATCHES"/slub/0001-*.patch 2> /dev/null | head -n 1)
-	[ -n "$p" ] && grep -q free_call_remote "$p" ||
-		die "MATRIX=slub measures the counters of patches/$BASE/slub/0001-*.patch (free_call_remote ...): the 7.3 line's slub topic; this line has none"
+	# the base with the __slab_free() counting probe alone (the 7.3 slub
+	# report's, bench/slub-free-counters.diff): a hard-linked copy of the
+	# pristine source (as lab/objdiff.sh makes), each file the probe
+	# touches copied before it is changed
+	p=$TOP/bench/slub-free-counters.diff
+	grep -q free_call_remote "$p" 2> /dev/null ||
+		die "MATRIX=slub needs bench/slub-free-counters.diff (the __slab_free() counters of the 7.3 slub report)"
 	src=$BUILD/slub-counters/$(basename "$TREE")
 	rev="$(git -C "$SRC_DIR" rev-parse HEAD) $(sha1sum < "$p" | cut -d' ' -f1)"
 	if [ "$(cat "$BUILD/slub-counters/src.rev" 2> /dev/null)" != "$rev" ]; then
