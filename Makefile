@@ -52,7 +52,8 @@
 #                               mails, an mbox, send.sh); sends nothing
 #   make kunit [SUITE=name]     the series' KUnit suites through kunit.py
 #                               and their .kunitconfig files (lab/kunit.sh):
-#                               ptlock, slub_test, vmalloc, memcg_stock
+#                               7.3 vmalloc, memcg_stock; 6.12 also ptlock,
+#                               slub_test
 #   make docs                   htmldocs of the touched Documentation dirs,
 #                               base vs head: no new warning (lab/docs.sh)
 #   make clean [FORCE=1]        delete build/<line>; refused while its linux/ has

@@ -231,7 +231,7 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 fi
 [ "$rc" = 0 ] || die "qemu-system-x86_64 exited with status $rc"
 if ! grep -q '^mmscale: poweroff' "$log"; then
-	grep -m1 -B2 -A8 -E 'Kernel panic|BUG:|Oops' "$log" >&2 || tail -n 8 "$log" >&2
+	grep -m1 -B2 -A8 -aE -f <(kernel_report_patterns) "$log" >&2 || tail -n 8 "$log" >&2
 	die "guest stopped before powering off (panic or reboot?)"
 fi
 say "guest powered off"

@@ -62,6 +62,13 @@ say() {
 	printf '[%s +%ss] %s\n' "$STAGE" "$(( $(date +%s) - _stage_t0 ))" "$*" >&2
 }
 
+# kernel_report_patterns: the extended regexes of a kernel report on a
+# console, one a line (lab/lib/kernel-reports, which every parser reads):
+# for grep -E -f
+kernel_report_patterns() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$LAB_DIR/lib/kernel-reports"
+}
+
 # die MSG: one clear error line naming the stage and its log, then exit 1.
 die() {
 	if [ -n "$STAGE_LOG" ]; then

@@ -69,9 +69,12 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+import labfacts  # noqa: E402
+
 LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|skip|size|warn|uname) (.*)$')
-KERNEL_REPORT = re.compile(r'(BUG:|WARNING:|Oops|Kernel panic|general protection|KASAN:|'
-                           r'possible circular locking|soft lockup|hung_task)')
+# what a kernel report looks like on a console: lab/lib/kernel-reports
+KERNEL_REPORT = labfacts.kernel_report_re()
 # vm events shown by default in the counter table (all are kept in the JSON)
 VMSTAT_SHOWN = re.compile(r'^proc-vmstat\.(pgfault|pgmajfault|pgalloc_\w+|pgfree|'
                           r'nr_tlb_\w+|thp_fault_alloc|pgactivate|pgscan_\w+|pgsteal_\w+|'

@@ -3,10 +3,11 @@
 # own front door, tools/testing/kunit/kunit.py, with the .kunitconfig each
 # suite's patch adds next to its test file.
 #
-# Usage: lab/kunit.sh [--check]    all four suites in one x86_64 kernel
+# Usage: lab/kunit.sh [--check]    the line's suites in one x86_64 kernel
 #        SUITE=NAME lab/kunit.sh  one suite in a kernel of its own
 #   --check: only check the settings (make kunit does that before make tree)
-#   SUITE: ptlock | slub_test | vmalloc | memcg_stock (the KUnit suite names)
+#   SUITE: one of the line's LINE_KUNIT suites (7.3: vmalloc | memcg_stock;
+#   6.12 also ptlock | slub_test)
 # What it does: runs, in build/linux (make tree), "kunit.py run
 # --arch=x86_64 --kunitconfig=FILE..." with the build in
 # build/<line>/kunit-<suite|all> (reused: a second run only rebuilds what
@@ -15,8 +16,8 @@
 # stages and its own summary ("Testing complete. Ran N tests: ..."); its
 # exit status is this script's.  Each suite runs here as it would under
 # "make check", except the lock-debugging and KASAN of the lab's debug
-# kernel: ptlock's .kunitconfig turns on DEBUG_SPINLOCK, which is what
-# makes its locks out of line.
+# kernel (6.12's ptlock .kunitconfig turns on DEBUG_SPINLOCK, which is what
+# makes its locks out of line).
 # ACCEL=tcg|kvm (default tcg): kunit.py's QEMU asks for KVM first and
 #   falls back to TCG only when KVM cannot start; a /dev/kvm that opens but
 #   does not run guests (this lab's machines: kunit.py printed no KTAP in

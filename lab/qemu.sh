@@ -80,7 +80,7 @@ qemu_path() {
 # signature LOG RC: why a boot failed (nothing when it passed)
 signature() {
 	local l
-	l=$(grep -m1 -aE 'BUG:|WARNING:|Oops|int3|general protection|Kernel panic|self-detected stall|detected stalls|blocked for more than' "$1" | sed 's/^\[ *[0-9.]*\] //')
+	l=$(grep -m1 -aE -f <(kernel_report_patterns) "$1" | sed 's/^\[ *[0-9.]*\] //')
 	if [ -n "$l" ]; then echo "$l"
 	elif grep -q '^# boot.sh: no userspace' "$1"; then echo "no userspace in 600 s"
 	elif [ "$2" = 124 ] || [ "$2" = 137 ]; then echo "timeout"

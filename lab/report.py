@@ -16,7 +16,7 @@ naming the last suite that started; the cases that never ran are not
 counted.  Bad input (a console log or kernel tree that is not there, --out
 naming a file) is one "ERROR:" line, exit status 2, and nothing written.
 `report.py --rerun-cases LINE` only prints the "section:case,..." list of
-the line's FLAKY cases (below), for the guest's MMSCALE_RERUN.
+the line's flaky cases (patches/<line>/flaky), for the guest's MMSCALE_RERUN.
 What it needs: python3 and a kernel tree (--ksrc) for kunit.py.
 Writes OUT/kunit.log, OUT/<section>.tap, OUT/*.json and OUT/summary.txt.
 """
@@ -27,17 +27,15 @@ import re
 import subprocess
 import sys
 
-# What counts as a kernel bug report on the console.
-BUG_PATTERNS = [
-    r'BUG:', r'WARNING:', r'KASAN:', r'Oops', r'possible circular locking',
-    r'self-detected stall', r'detected stalls on CPUs', r'Call Trace:',
-    r'Kernel panic', r'blocked for more than \d+ seconds',
-]
-BUG_RE = re.compile('|'.join(BUG_PATTERNS))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
+import labfacts  # noqa: E402
+
+# What counts as a kernel bug report on the console: lab/lib/kernel-reports.
+BUG_RE = labfacts.kernel_report_re()
 # Reports the tests cause on purpose.  Each is (header, frame, reason): a
 # block from a line matching header to the end of its stack dump ("</TASK>")
 # is not a bug when its stack has a line matching frame.  Anything else
-# that matches BUG_PATTERNS fails the run.
+# that matches lab/lib/kernel-reports fails the run.
 EXPECTED_REPORTS = [
     (re.compile(r'\btest_memcontrol invoked oom-killer:'), re.compile(r'Comm: test_memcontrol'),
      "test_memcontrol's OOM tests fill a memcg on purpose (the OOM killer prints a stack)"),
@@ -48,51 +46,17 @@ EXPECTED_REPORTS = [
      re.compile(r'\[test_vmalloc\]'),
      "test_vmalloc's align_shift_alloc_test asks for alignments that cannot be met"),
 ]
-# Cases of upstream selftests that fail on the unpatched base of a line in
-# this lab too, keyed by (line, section, case): the line is the kernel's
-# VERSION.PATCHLEVEL (--line, default --ksrc's Makefile), so that a case
-# that fails only on 7.3's base still fails a 6.12 run.  A failure of one is
-# not counted as failed: it is listed as an "upstream failure" with the
-# reason and the values the test printed (the lines matching the pattern).
-# A pass counts as a pass.
-UPSTREAM_FAILURES = {
-    ('6.12', 'kmem', 'test_percpu_basic'): (
-        re.compile(r'^(memory\.current|percpu) -?\d+$'),
-        "fails on 6.12.117 here too: it wants memory.current - percpu below "
-        "64 pages per CPU (times the stock slots with memcg patch 5), but the 1000 child memcgs it creates also charge "
-        "their memcg_vmstats and per-node stats to slab (about 8 MiB here, "
-        "KASAN-sized)"),
-    ('7.3', 'memcontrol', 'test_memcg_low'): (
-        re.compile(r'(?!)'),  # it prints no values
-        "fails on pristine 7.3.4 here too: the same test binary on the base's vm debug "
-        "kernel (build/7.3/vm-debug, 2026-12-02) fails it the same way; 6.12.117 passes it"),
-}
-# Cases of upstream selftests that fail now and then on a line's unpatched
-# base in this lab, keyed like UPSTREAM_FAILURES.  The guest runs such a
-# case's section once more when the case failed (lab/guest-tests.sh,
+# Selftest cases that fail on a line's unpatched base here too
+# (patches/<line>/expected-failures; the line is the kernel's
+# VERSION.PATCHLEVEL, --line or --ksrc's Makefile): a failure of one is
+# not counted as failed, it is listed as an "upstream failure" with the
+# reason and the values the test printed (values= of its entry).  Cases
+# that fail there now and then (patches/<line>/flaky): the guest runs such
+# a case's section once more when the case failed (lab/guest-tests.sh,
 # MMSCALE_RERUN, from --rerun-cases), as section "<section>-rerun".  The
 # case counts as passed only when it passes there; it is then listed as
 # "flaky" with the reason, so that every retry is reported.  A failure on
-# the rerun too, or no rerun, is a failure.
-# Measured 2026-12-03: test_memcontrol run again and again in boots of
-# pristine 7.3.4's vm debug kernel (build/7.3/vm-debug) and of the head's
-# (vm debug mmscale), 2 vCPUs under single-threaded TCG: 50 runs of the
-# base (10 alone, 20 beside a kernel build, 20 beside the head's boot) and
-# 20 of the head (beside the base's).  No case failed there but these
-# three and test_memcg_low (UPSTREAM_FAILURES), and no kernel report.
-_FLAKY_RUNS = ("pristine 7.3.4 fails it now and then here too: %s of 50 runs of test_memcontrol "
-               "on the base's vm debug kernel (2026-12-03), the head %s of 20")
-FLAKY = {
-    ('7.3', 'memcontrol', 'test_memcg_min'): (
-        _FLAKY_RUNS % (6, 1) + "; it wants the children's page cache near 29 and 21 MiB "
-        "after reclaim, within 15% and 20%"),
-    ('7.3', 'memcontrol', 'test_memcg_high_sync'): (
-        _FLAKY_RUNS % (5, 1) + "; with memory.high 30M and memory.max 140M it wants an mlocked 200 MiB "
-        "allocation stopped by memory.high's throttling: high events, and no max event"),
-    ('7.3', 'memcontrol', 'test_memcg_max'): (
-        _FLAKY_RUNS % (1, 0) + "; with memory.max 30M it wants a 100 MiB anon allocation to fail and "
-        "page cache to stay within 30 MiB, with max events"),
-}
+# the rerun too, or no rerun, is a failure.  Both files: lab/lib/labfacts.py.
 # sections that lab/guest-init.sh stopped at their time limit: name -> seconds
 SECTION_TIMEOUTS = {}
 MARK = re.compile(r'^mmscale: (begin|output|end|dmesg begin|dmesg end|guest up|poweroff|error)'
@@ -432,8 +396,8 @@ def rerun_status(ksrc, out, sections, name, case):
 
 
 def rerun_cases(line):
-    """The guest's MMSCALE_RERUN for LINE: "section:case,..." of FLAKY."""
-    return ','.join('%s:%s' % (sec, case) for (l, sec, case) in sorted(FLAKY) if l == line)
+    """The guest's MMSCALE_RERUN for LINE: "section:case,..." of its flaky cases."""
+    return ','.join('%s:%s' % (sec, case) for (sec, case) in sorted(labfacts.flaky(line)))
 
 
 def run():
@@ -456,6 +420,11 @@ def run():
     args = ap.parse_args()
     lines = check_args(args)
     line = args.line or tree_line(args.ksrc)
+    try:
+        upstream = labfacts.expected_failures(line)
+        flaky_cases = labfacts.flaky(line)
+    except labfacts.FactError as e:
+        raise Refused(str(e))
     out = os.path.abspath(args.out)
     boot, sections, dmesg, errors, facts = split_console(lines)
     expect = [e for e in args.expect.split(',') if e]
@@ -508,12 +477,12 @@ def run():
         cases = list(walk_cases(tree)) if tree else []
         reasons = skip_reasons(body)
         for case, status in cases:
-            known = UPSTREAM_FAILURES.get((line, name, case))
+            known = upstream.get((name, case))
             if status == 'FAIL' and known:
-                values = [l.strip() for l in body if known[0].match(l.strip())]
+                values = [l.strip() for l in body if known[0] and known[0].match(l.strip())]
                 s.upstream.append((case, known[1], values))
                 continue
-            flaky = FLAKY.get((line, name, case))
+            flaky = flaky_cases.get((name, case), (None, None))[1]
             if status == 'FAIL' and flaky:
                 again = rerun_status(args.ksrc, out, sections, name + '-rerun', case)
                 if again == 'PASS':

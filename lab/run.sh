@@ -142,10 +142,10 @@ boot() {
 timed boot boot
 # A second, short boot with every slab cache in debug mode (slab_debug=FZPU:
 # consistency checks, red zones, poisoning, owner tracking) runs the line's
-# LINE_SLAB_DEBUG_VMTESTS again (6.12: the slub selftest; 7.3: ptlock, whose
-# page->ptl cache then has every check, and the slub selftest, whose
-# lockless counters must then stay still): SLUB checks every free and every
-# cache it validates.  Where the line has boot parameters, the same boot
+# LINE_SLAB_DEBUG_VMTESTS again (6.12: the slub selftest, whose lockless
+# counters must then stay still; 7.3: the vmalloc sysctl's selftest, on the
+# kernel that has just refused the bad boot parameters): SLUB checks every
+# free and every cache it validates.  Where the line has boot parameters, the same boot
 # gives each of them bad values (LINE_BAD_BOOT_PARAMS: not a bool, not a
 # policy, not a number, empty, negative, too large, out of range): each
 # must be warned once and leave the default, which is also what the
