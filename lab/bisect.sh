@@ -106,7 +106,7 @@ for ((i = first; i <= last; i++)); do
 			why="boot failed (log: $clog)"
 		elif ! "$LAB_DIR/report.py" --console "$clog" --ksrc "$wt" --out "$rdir" \
 			--expect kunit > "$rdir/report.txt" 2>&1; then
-			why="KUnit failure or kernel report: $(tail -n1 "$rdir/report.txt") (see $rdir/report.txt)"
+			why="KUnit failure or kernel report: $(json_fields "$rdir/result.json" failed || echo ?) failed (see $rdir/report.txt)"
 		fi
 	fi
 	if [ -z "$why" ]; then

@@ -218,6 +218,9 @@ full="$cmdline${LINE_BOOT_APPEND:+ $LINE_BOOT_APPEND}${extra:+ $extra}"
 for kv in "$@"; do full+=" $kv"; done
 
 say "booting $(basename "$kernel") ($accel, $cpus vCPUs, $nodes NUMA nodes, ${mem} MiB, timeout ${timeout_s}s)"
+# how it boots, for the stages that quote it (lab/mail.sh): next to the log
+printf '{"kernel": "%s", "accel": "%s", "vcpus": %d, "nodes": %d, "mem_mib": %d, "timeout_s": %d}\n' \
+	"$kernel" "$accel" "$cpus" "$nodes" "$mem" "$timeout_s" > "${log%.log}.boot.json"
 rc=0
 boot_once "$accel" "$timeout_s" "$full" "$log" "$up_s" || rc=$?
 if [ "$rc" = 3 ]; then

@@ -69,6 +69,16 @@ kernel_report_patterns() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$LAB_DIR/lib/kernel-reports"
 }
 
+# json_fields FILE KEY...: the values of top-level KEYs of the JSON object
+# in FILE, space separated, in order (a stage's result file: report.py's
+# result.json, boot.sh's *.boot.json); nothing and status 1 if FILE cannot
+# be read or lacks a KEY
+json_fields() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(str(d[k]) for k in sys.argv[2:]))' "$@" 2>/dev/null
+}
+
 # die MSG: one clear error line naming the stage and its log, then exit 1.
 die() {
 	if [ -n "$STAGE_LOG" ]; then

@@ -153,19 +153,19 @@ if [ -n "${MAIL_REPORT:-}" ]; then
 	rdir=${MAIL_REPORT%/}
 else
 	rdir=$({ ls -td "$BUILD"/run-*/ 2>/dev/null || true; } | while read -r x; do
-		[ -f "$x/summary.txt" ] && { echo "${x%/}"; break; }; done)
+		[ -f "$x/result.json" ] && { echo "${x%/}"; break; }; done)
 fi
 no_report=
-if [ -z "$rdir" ] || [ ! -f "$rdir/summary.txt" ]; then
+if [ -z "$rdir" ] || [ ! -f "$rdir/result.json" ]; then
 	no_report="no make check report${MAIL_REPORT:+ in MAIL_REPORT=$MAIL_REPORT}"
 elif [ "$(cat "$rdir/tree.txt" 2>/dev/null)" != "$(git -C "$TREE" rev-parse 'HEAD^{tree}')" ]; then
 	no_report="the make check report in $rdir is not of build/linux's tree"
 fi
 if [ -z "$no_report" ]; then
-	read -r _ _ r_fail _ < <(tail -n1 "$rdir/summary.txt" | tr -d ,)
+	r_fail=$(json_fields "$rdir/result.json" failed || true)
 	[ "${r_fail:-1}" = 0 ] || say "WARNING: the make check report in $rdir has ${r_fail:-?} failure(s); the cover letter shows them"
-	r_boot=$(grep -m1 -o 'booting bzImage ([^)]*)' "$rdir/boot.out" 2>/dev/null |
-		sed 's/^booting bzImage (//; s/)$//; s/, timeout [0-9]*s$//' || true)
+	r_boot=$(json_fields "$rdir/console.boot.json" accel vcpus nodes mem_mib |
+		awk '{ printf "%s, %s vCPUs, %s NUMA nodes, %s MiB", $1, $2, $3, $4 }' || true)
 fi
 
 test_matrix() {

@@ -18,7 +18,8 @@ naming a file) is one "ERROR:" line, exit status 2, and nothing written.
 `report.py --rerun-cases LINE` only prints the "section:case,..." list of
 the line's flaky cases (patches/<line>/flaky), for the guest's MMSCALE_RERUN.
 What it needs: python3 and a kernel tree (--ksrc) for kunit.py.
-Writes OUT/kunit.log, OUT/<section>.tap, OUT/*.json and OUT/summary.txt.
+Writes OUT/kunit.log, OUT/<section>.tap, OUT/*.json, OUT/summary.txt and
+OUT/result.json (the counts, for the next stage).
 """
 import argparse
 import json
@@ -549,6 +550,15 @@ def run():
     rows.append('results: %s' % out)
     rows.append('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
     write(os.path.join(out, 'summary.txt'), rows)
+    # the same counts for the next stage (lab/run.sh, lab/mail.sh,
+    # lab/bisect.sh), which reads them here rather than from summary.txt
+    with open(os.path.join(out, 'result.json'), 'w') as f:
+        json.dump({'line': line, 'console': os.path.abspath(args.console),
+                   'passed': passed, 'failed': failed, 'skipped': skipped,
+                   'suites': {s.name: {'passed': s.passed, 'failed': s.failed,
+                                       'skipped': s.skipped} for s in suites}},
+                  f, indent=1, sort_keys=True)
+        f.write('\n')
     print('\n'.join(rows))
     return 1 if failed else 0
 

@@ -171,16 +171,19 @@ report_rc=0
 report() {
 	STAGE=report
 	echo "== results: $RUN_DIR =="
+	rm -f "$RUN_DIR/result.json" "$RUN_DIR/slab-debug/result.json"
 	"$LAB_DIR/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
 		--expect "kunit,mm${cgroup_csv:+,$cgroup_csv}" > "$RUN_DIR/report.txt" || report_rc=$?
 	sed '$d' "$RUN_DIR/report.txt"
-	read -r k_pass _ k_fail _ k_skip _ < <(tail -n1 "$RUN_DIR/report.txt" | tr -d ,)
+	read -r k_pass k_fail k_skip < <(json_fields "$RUN_DIR/result.json" passed failed skipped ||
+		echo 0 1 0)
 	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
 		echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
 		"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
 			--out "$RUN_DIR/slab-debug" --expect "$slab_debug_expect" > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
 		sed '$d' "$RUN_DIR/slab-debug/report.txt"
-		read -r p2 _ f2 _ s2 _ < <(tail -n1 "$RUN_DIR/slab-debug/report.txt" | tr -d ,)
+		read -r p2 f2 s2 < <(json_fields "$RUN_DIR/slab-debug/result.json" passed failed skipped ||
+			echo 0 1 0)
 		k_pass=$((k_pass + p2)) k_fail=$((k_fail + f2)) k_skip=$((k_skip + s2))
 	fi
 	return 0

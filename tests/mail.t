@@ -19,7 +19,8 @@ mkdir -p "$rep"
 git -C "$LB/linux" rev-parse 'HEAD^{tree}' > "$rep/tree.txt" 2>/dev/null
 printf '%s\n' 'suite                             passed  failed skipped' \
 	'memcg_stock                           11       0       0' '1 passed, 0 failed, 0 skipped' > "$rep/summary.txt"
-echo '[boot +30s] booting bzImage (tcg, 2 vCPUs, 2 NUMA nodes, 3072 MiB, timeout 2400s)' > "$rep/boot.out"
+echo '{"passed": 1, "failed": 0, "skipped": 0}' > "$rep/result.json"
+echo '{"accel": "tcg", "vcpus": 2, "nodes": 2, "mem_mib": 3072, "timeout_s": 2400}' > "$rep/console.boot.json"
 export MAIL_REPORT=$rep
 
 # No identity: an empty HOME and no system config (the repository's own
@@ -85,6 +86,11 @@ expect() {
 		has "$tmp/h" "$re" || return 1
 	done
 }
+# the report's result files, quoted in the cover letter: its counts
+# (result.json) and how it booted (console.boot.json)
+lt_mbox=$BUILD/out/$LT/v1/posting.mbox
+check "the cover letter quotes the report's boot (console.boot.json)" \
+	bash -c 'tr "\n" " " < "$1" | grep -qE "booted under QEMU \(tcg, 2 vCPUs, 2 NUMA +nodes, 3072 MiB\)"' _ "$lt_mbox"
 # each topic's maintainers and lists, as the line's MAINTAINERS names them
 # (7.3's SLAB section: Vlastimil Babka at kernel.org, Harry Yoo; 6.12's:
 # at suse.cz, Christoph Lameter at linux.com); a topic the line does not
