@@ -10,8 +10,8 @@
 # flushes the kernel range with a function-call IPI to CPU 1 (on_each_cpu(),
 # no INVLPGB under QEMU), which /proc/interrupts counts in CPU 1's "CAL"
 # column (its "TLB" column counts user address-space shootdowns only).  Rounds alternate
-# the two thresholds, and each threshold runs MMSCALE_VI_ROUNDS times, so
-# that the runs of one threshold give its own spread (an A/A floor).
+# the two thresholds, and each threshold runs MMSCALE_VI_ROUNDS times in the
+# one boot, so that the runs of one threshold give its spread there.
 #   MMSCALE_VI_LOOPS   test_vmalloc's test_loop_count (default 200000)
 #   MMSCALE_VI_ROUNDS  rounds of each threshold (default 2)
 # Prints one "mmscale: vi ..." line a round: the threshold, CPU 1's CAL and

@@ -153,7 +153,7 @@ if [ -n "${MAIL_REPORT:-}" ]; then
 	rdir=${MAIL_REPORT%/}
 else
 	rdir=$({ ls -td "$BUILD"/run-*/ 2>/dev/null || true; } | while read -r x; do
-		[ -f "$x/result.json" ] && { echo "${x%/}"; break; }; done)
+		[ -f "$x/result.json" ] && { echo "${x%/}"; break; }; done || true)
 fi
 no_report=
 if [ -z "$rdir" ] || [ ! -f "$rdir/result.json" ]; then

@@ -69,6 +69,13 @@ MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" 
 check "no make check report: make mail still writes the posting" test -f "$BUILD/nr/ptlock/v1/posting.mbox"
 check "... warns" has "$tmp/o" "WARNING: ptlock: no make check report in MAIL_REPORT=$tmp/nowhere; the cover letter says the posting is untested"
 check "... and the letter says so plainly" has "$BUILD/nr/ptlock/v1/posting.mbox" '^Not tested by the mmscale lab: this posting was prepared without a'
+# without MAIL_REPORT it takes the newest run folder with a result.json; a
+# folder without one (an older run's) is no report, and no reason to stop
+mkdir -p "$BUILD/run-vm-debug-mmscale"
+(unset MAIL_REPORT; TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr2 "$TOP/lab/mail.sh") > "$tmp/o" 2>&1
+check "a run folder without result.json: make mail still writes the posting" test -f "$BUILD/nr2/ptlock/v1/posting.mbox"
+check "... and warns that there is no report" has "$tmp/o" "WARNING: ptlock: no make check report; the cover letter says the posting is untested"
+rmdir "$BUILD/run-vm-debug-mmscale"
 cp -a "$rep" "$tmp/old"; echo 0000000000000000000000000000000000000000 > "$tmp/old/tree.txt"
 MAIL_REPORT=$tmp/old TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
 check "a report of another tree is not quoted" bash -c "grep -q 'is not of build/linux.s tree' $tmp/o && ! grep -q 'memcg_stock  *11' $BUILD/nr/ptlock/v1/posting.mbox"
