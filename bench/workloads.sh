@@ -99,7 +99,10 @@ kprobes=${MMSCALE_KPROBES:-page_counter_try_charge page_counter_uncharge flush_t
 # of those, the ones also counted per caller (empty: none)
 by_caller=${MMSCALE_KPROBES_BY_CALLER-page_counter_try_charge page_counter_uncharge}
 slabs=${MMSCALE_SLABS:-kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k kmalloc-cg-64 kmalloc-cg-1k kmalloc-cg-4k skbuff_head_cache vmap_area}
-knob=${MMSCALE_VMALLOC_KNOB:-/proc/sys/vm/vmap_lazy_threshold_kb}
+# the threshold's sysctl: vmap_lazy_threshold_kbytes (7.3), _kb (6.12)
+knob=${MMSCALE_VMALLOC_KNOB:-/proc/sys/vm/vmap_lazy_threshold_kbytes}
+[ -n "${MMSCALE_VMALLOC_KNOB:-}" ] || [ -e "$knob" ] || [ ! -e /proc/sys/vm/vmap_lazy_threshold_kb ] ||
+	knob=/proc/sys/vm/vmap_lazy_threshold_kb
 cg=/sys/fs/cgroup/mmscale-bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/mmscale-bench.XXXXXX")
 tracing=/sys/kernel/tracing

@@ -420,7 +420,8 @@ want_boot_settings() {
 # processes of 64 MiB or hackbench groups of 20 tasks) and SIZE 1..65536
 # bytes; sigqueue SIGNALS and ROUNDS 1..1048576
 # (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
-# 4..4194304 KiB (the range vm.vmap_lazy_threshold_kb accepts).
+# 4..4194304 KiB (the range vm.vmap_lazy_threshold_kbytes, 6.12's
+# vm.vmap_lazy_threshold_kb, accepts).
 BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K[:thp|nothp], iperf3-cgroup:K[:MIB[:mixed|pair|split]], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
 
 # bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.

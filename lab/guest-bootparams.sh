@@ -4,13 +4,14 @@
 # "boot-params" of lab/guest-tests.sh, on make check's slab_debug boot,
 # whose command line lab/run.sh fills with bad values: BAD_BOOT_PARAMS).
 #
-# What it does: for every slab_free_lock_first=, memcg_stock_evict= and
-# vmap_lazy_threshold_kb= on /proc/cmdline (all of them bad: not a bool,
+# What it does: for every slab_free_lock_first=, memcg_stock_evict=,
+# vmap_lazy_threshold_kb= (6.12) and sysctl.vm.vmap_lazy_threshold_kbytes=
+# (7.3) on /proc/cmdline (all of them bad: not a bool,
 # not clock|random, not a decimal, empty, negative, too large, out of the
 # range), the kernel must have logged exactly one warning naming that value
 # and kept the default: slab_free_lock_first on, memcg_stock_evict clock,
-# vm.vmap_lazy_threshold_kb 0 (automatic).  Then bad writes to
-# vm.vmap_lazy_threshold_kb and to a SLUB_STATS file of the series must
+# vm.vmap_lazy_threshold_kb(ytes) 0 (automatic).  Then bad writes to
+# vm.vmap_lazy_threshold_kb(ytes) and to a SLUB_STATS file of the series must
 # fail with EINVAL and leave the value as it was.  A parameter this kernel
 # does not have (its option off) is a SKIP.
 # What it needs: bash, coreutils, grep, gzip, dmesg on the host root;
@@ -65,7 +66,9 @@ switch_param memcg_stock_evict '^CONFIG_MEMCG_NR_STOCK=([2-9]|1[0-9])$' clock ra
 
 # vmap_lazy_threshold_kb=: a value that is not a decimal is warned while the
 # command line is parsed; the last decimal one is range-checked at init
+# the threshold's sysctl: vmap_lazy_threshold_kb on 6.12, _kbytes on 7.3
 sysctl=/proc/sys/vm/vmap_lazy_threshold_kb
+[ -e $sysctl ] || sysctl=/proc/sys/vm/vmap_lazy_threshold_kbytes
 if ! given vmap_lazy_threshold_kb; then
 	skip "vmap_lazy_threshold_kb: bad values warned" "not on the command line"
 elif [ ! -e $sysctl ]; then
@@ -89,6 +92,22 @@ else
 	expect "vm.vmap_lazy_threshold_kb is the default, 0 (reads $(cat $sysctl))" test "$(cat $sysctl)" = 0
 fi
 
+# sysctl.vm.vmap_lazy_threshold_kbytes= (7.3, which has no parameter of
+# its own: the kernel's sysctl.* boot arguments): every bad value is
+# refused by the sysctl's handler, which the kernel logs once
+sp=sysctl.vm.vmap_lazy_threshold_kbytes
+if given $sp; then
+	if [ ! -e $sysctl ]; then
+		skip "$sp: bad values refused" "this kernel has no CONFIG_VMALLOC_LAZY_TUNING"
+	else
+		while IFS= read -r v; do
+			c=$(count_lines "Failed to set sysctl parameter '${sp#sysctl.}=$v': invalid value")
+			expect "$sp='$v': refused once (messages: $c)" test "$c" = 1
+		done < <(values $sp)
+		expect "vm.${sysctl##*/} is the default, 0 (reads $(cat $sysctl))" test "$(cat $sysctl)" = 0
+	fi
+fi
+
 # bad_write FILE VALUE: the write fails with EINVAL, the value is unchanged
 # (SLUB_STATS counters move on their own: "unchanged" there means not
 # cleared, and not set to the value written)
@@ -107,7 +126,7 @@ if [ -e $sysctl ]; then
 	# (an empty write never reaches the kernel: no write(2) for 0 bytes;
 	# 99999999999 KiB is past the cap of both lines)
 	for v in abc -5 99999999999999999999999 99999999999; do
-		expect "vm.vmap_lazy_threshold_kb='$v': EINVAL, unchanged" bad_write $sysctl "$v"
+		expect "vm.${sysctl##*/}='$v': EINVAL, unchanged" bad_write $sysctl "$v"
 	done
 else
 	skip "vm.vmap_lazy_threshold_kb bad writes" "this kernel has no CONFIG_VMALLOC_LAZY_TUNING"

@@ -31,10 +31,13 @@ shell_banner() {
 	echo "  whose writes stay in memory; /mnt is an ext4 scratch disk"
 	echo "  kernel messages: dmesg (the console is quiet; dmesg -n 7 shows them here)"
 	echo "The series' knobs in this kernel (options: ${opts:-none of them})"
-	if [ -e /proc/sys/vm/vmap_lazy_threshold_kb ]; then
-		echo "  sysctl vm.vmap_lazy_threshold_kb = $(cat /proc/sys/vm/vmap_lazy_threshold_kb) (KiB, 0: auto)"
+	# the threshold's sysctl: vmap_lazy_threshold_kbytes on 7.3, _kb on 6.12
+	vk=/proc/sys/vm/vmap_lazy_threshold_kbytes
+	[ -e $vk ] || [ ! -e /proc/sys/vm/vmap_lazy_threshold_kb ] || vk=/proc/sys/vm/vmap_lazy_threshold_kb
+	if [ -e $vk ]; then
+		echo "  sysctl vm.${vk##*/} = $(cat $vk) (KiB, 0: auto)"
 	else
-		echo "  sysctl vm.vmap_lazy_threshold_kb: not in this kernel (CONFIG_VMALLOC_LAZY_TUNING)"
+		echo "  sysctl vm.${vk##*/}: not in this kernel (CONFIG_VMALLOC_LAZY_TUNING)"
 	fi
 	echo "  /proc/vmstat: $(grep -oE '^(memcg_stock|vmalloc)_[a-z_]+' /proc/vmstat | tr '\n' ' ')"
 	if [ -e /sys/kernel/slab/kmalloc-64/free_list_lock ]; then

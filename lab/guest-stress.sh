@@ -147,7 +147,9 @@ s_hotplug() {
 }
 
 s_vmalloc() {
-	local knob=/proc/sys/vm/vmap_lazy_threshold_kb t=none n t0 mask
+	local knob=/proc/sys/vm/vmap_lazy_threshold_kbytes t=none n t0 mask
+	# 6.12's name of the same sysctl
+	[ -e $knob ] || knob=/proc/sys/vm/vmap_lazy_threshold_kb
 	local points=(4 64 1024 0 16384)
 	while running; do
 		if [ -w $knob ]; then

@@ -143,15 +143,15 @@ timed boot boot
 # A second, short boot with every slab cache in debug mode (slab_debug=FZPU:
 # consistency checks, red zones, poisoning, owner tracking) runs the line's
 # LINE_SLAB_DEBUG_VMTESTS again (6.12: the slub selftest, whose lockless
-# counters must then stay still; 7.3: the vmalloc sysctl's selftest, on the
-# kernel that has just refused the bad boot parameters): SLUB checks every
-# free and every cache it validates.  Where the line has boot parameters, the same boot
+# counters must then stay still; 7.3: none, the boot-params section only):
+# SLUB checks every free and every cache it validates.  Where the line has boot parameters, the same boot
 # gives each of them bad values (LINE_BAD_BOOT_PARAMS: not a bool, not a
 # policy, not a number, empty, negative, too large, out of range): each
 # must be warned once and leave the default, which is also what the
 # selftest then runs with (section boot-params, lab/guest-bootparams.sh,
 # which also writes bad values to the sysctl and a SLUB_STATS file).
-slab_debug_expect=mm-slab-debug${LINE_BAD_BOOT_PARAMS:+,boot-params}
+slab_debug_expect=${LINE_SLAB_DEBUG_VMTESTS:+mm-slab-debug}
+[ -z "$LINE_BAD_BOOT_PARAMS" ] || slab_debug_expect+=${slab_debug_expect:+,}boot-params
 boot_slab_debug() {
 	mkdir -p "$RUN_DIR/slab-debug"
 	"$LAB_DIR/boot.sh" -k "$O/arch/x86/boot/bzImage" -l "$RUN_DIR/slab-debug/console.log" \
@@ -161,7 +161,7 @@ boot_slab_debug() {
 		MMSCALE_MM_SECTION=mm-slab-debug MMSCALE_CGROUP=none SLUB_FREE_STATS_LOOPS=10 \
 		MMSCALE_BOOTPARAMS=$([ -n "$LINE_BAD_BOOT_PARAMS" ] && echo 1 || echo 0) MMSCALE_LAB="$LAB_DIR"
 }
-if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
+if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ] && [ -n "$slab_debug_expect" ]; then
 	timed boot-slab-debug boot_slab_debug
 fi
 
@@ -177,7 +177,7 @@ report() {
 	sed '$d' "$RUN_DIR/report.txt"
 	read -r k_pass k_fail k_skip < <(json_fields "$RUN_DIR/result.json" passed failed skipped ||
 		echo 0 1 0)
-	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ]; then
+	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ] && [ -n "$slab_debug_expect" ]; then
 		echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
 		"$LAB_DIR/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
 			--out "$RUN_DIR/slab-debug" --expect "$slab_debug_expect" > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?

@@ -79,7 +79,7 @@ until grep -q '^mmscale: shell ready' "$tmp/out" || ! kill -0 "$pid" 2>/dev/null
 done
 cat >&3 <<'EOF'
 echo "uname=$(uname -r)"
-echo "threshold=$(cat /proc/sys/vm/vmap_lazy_threshold_kb)"
+echo "threshold=$(cat /proc/sys/vm/vmap_lazy_threshold_kb* | head -n 1)"
 echo "monitor=$(set -o | awk '$1 == "monitor" { print $2 }') tty=$(tty)"
 echo "fs=$(stat -fc %T /sys/fs/cgroup) $(stat -fc %T /sys/kernel/tracing) $(test -e /lib/modules/$(uname -r)/modules.dep && echo modules) mnt=$(stat -fc %T /mnt)"
 echo "nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) sockets=$(grep '^physical id' /proc/cpuinfo | sort -u | wc -l) warnings=$(dmesg | grep -c -E 'WARNING:|BUG:')"
