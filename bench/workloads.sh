@@ -39,6 +39,9 @@
 #                                   process|thread, IPC pipe|socket
 #   hackbench-cgroup:MODE:IPC:K[:SIZE]      K hackbench groups, each in its
 #                                   own memory cgroup, run at the same time
+#   shmem-cgroup:K[:MIB]            K cgroups, each writing a MIB MiB tmpfs
+#                                   file and deleting it, 20 times (page
+#                                   cache charged and uncharged by folio)
 #   slab-empty-partial              after the items before it: the empty
 #                                   slabs left on the node partial lists
 #                                   of every cache (run_empty_partial)
@@ -536,6 +539,34 @@ run_iperf3_cgroup() {
 	counters_end "$w" $((k * mib * 1024 / 10))
 }
 
+# run_shmem_cgroup K MIB: K processes, each in its own cgroup, write a MIB
+# MiB tmpfs file in 64 KiB writes and delete it, 20 times: one charge and
+# one uncharge per page written (small folios, tmpfs's default), the
+# uncharges from truncation's folio batches.  Operations are the pages.
+run_shmem_cgroup() {
+	local k=$1 mib=${2:-16} w=shmem-cgroup@cgroups=$1 i t0 t rounds=20
+	[ "$(stat -f -c %T "$work")" = tmpfs ] ||
+		{ echo "mmscale: skip $w $work is not on tmpfs"; return; }
+	cgroups_ready "$w" "$k" || return
+	size "$w" "$k" "cgroups=$k, $mib MiB each, $rounds rounds"
+	counters_begin
+	t0=$(date +%s.%N)
+	for ((i = 0; i < k; i++)); do
+		sh -c 'echo $$ > "$1/cgroup.procs" || exit 1
+			for r in $(seq $4); do
+				dd if=/dev/zero of="$2" bs=64K count=$(($3 * 16)) status=none || exit 1
+				rm -f "$2"
+			done' sh "$cg/g$i" "$work/shm$i" "$mib" "$rounds" &
+	done
+	wait || true
+	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+	counters_stop
+	cgroups_remove
+	too_short "$w" "$t" "a larger MIB (shmem-cgroup:K:MIB) lengthens it"
+	echo "mmscale: metric $w shmem.MiB_per_s $(awk -v m=$((mib * k * rounds)) -v t="$t" 'BEGIN { printf "%.1f", m / t }')"
+	counters_end "$w" $((k * mib * rounds * 256))
+}
+
 run_memcg_fault() {
 	local k=$1 w=memcg-parallel-fault@cgroups=$1
 	cgroups_ready "$w" "$k" || return
@@ -768,6 +799,7 @@ for item in ${MMSCALE_BENCH//,/ }; do
 	memcg-parallel-fault) run_memcg_fault "$a" ;;
 	memcg-madvise-fault) run_madvise_fault "$a" "$b" ;;
 	iperf3-cgroup) run_iperf3_cgroup "$a" "$b" "$c" ;;
+	shmem-cgroup) run_shmem_cgroup "$a" "$b" ;;
 	sigqueue) run_sigqueue "$a" "$b" ;;
 	xnode-free) run_xnode_free "$a" "$b" ;;
 	stress-ng) run_stress_ng "$a" "$b" ;;

@@ -34,16 +34,17 @@
 #   MATRIX=memcg   the 7.3 line's memcg matrix (issues 28, 43), four sides
 #                  in one interleaved run: base (7.3.4, vm bench), ceiling64
 #                  and again (the series, vm mmscale bench with
-#                  configs/noabsorb: CONFIG_MEMCG_STOCK_ABSORB off, so 7.3.4's
-#                  stock, the vm events on; the same kernel twice, the A/A
-#                  pair whose spread is each cell's noise floor) and budget
-#                  (make bench's head: the option on).  A change is marked
+#                  configs/noabsorb: CONFIG_MEMCG_STOCK_ABSORB and
+#                  CONFIG_MEMCG_STOCK_FOLIOS off, so 7.3.4's stock, the vm
+#                  events on; the same kernel twice, the A/A pair whose
+#                  spread is each cell's noise floor) and budget (make
+#                  bench's head: the options on).  A change is marked
 #                  with RUNS=5 or more only (lab/compare.py matrix --aa).
 #                  Items:
 #                  iperf3-cgroup at K = 1 2 4 8 16 (64 MiB a pair), mixed,
 #                  pair and split; memcg-madvise-fault at 1, 4 and 32 with
 #                  THP always and never; hackbench-cgroup process pipe and
-#                  socket at K = 4.  The report (lab/compare.py matrix) adds
+#                  socket at K = 4; shmem-cgroup at K = 4.  The report (lab/compare.py matrix) adds
 #                  kprobe.page_counter_try_charge+uncharge, every
 #                  hierarchical charge and uncharge, and a table per
 #                  caller of each (kprobe.FN.by.CALLER, bench/workloads.sh)
@@ -151,7 +152,7 @@ elif [ "${MATRIX:-}" = memcg ]; then
 	matrix=()
 	for p in mixed pair split; do for k in 1 2 4 8 16; do matrix+=("iperf3-cgroup:$k:64:$p"); done; done
 	for t in thp nothp; do for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k:$t"); done; done
-	matrix+=(hackbench-cgroup:process:pipe:4 hackbench-cgroup:process:socket:4)
+	matrix+=(hackbench-cgroup:process:pipe:4 hackbench-cgroup:process:socket:4 shmem-cgroup:4)
 elif [ "${MATRIX:-}" = slub ]; then
 	matrix=()
 	for m in process thread; do for i in pipe socket; do matrix+=("hackbench:$m:$i:2"); done; done

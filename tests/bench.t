@@ -18,9 +18,9 @@ MATRIX=memcgs "$TOP/lab/bench.sh" > "$tmp/o6" 2>&1
 check "MATRIX=unknown is refused" has "$tmp/o6" "MATRIX must be 'stock', 'slub' or 'memcg', not 'memcgs'"
 # make bench MATRIX=memcg: issue 28's items, iperf3 in three placements
 MATRIX=memcg "$TOP/lab/bench.sh" --plan > "$tmp/o17" 2>&1
-check "MATRIX=memcg: iperf3 K = 1..16 mixed, pair, split; madvise with and without THP; hackbench-cgroup" \
-	has "$tmp/o17" '^iperf3-cgroup:1:64:mixed,.*iperf3-cgroup:16:64:mixed,iperf3-cgroup:1:64:pair,.*iperf3-cgroup:16:64:split,memcg-madvise-fault:1:thp,memcg-madvise-fault:4:thp,memcg-madvise-fault:32:thp,memcg-madvise-fault:1:nothp,.*hackbench-cgroup:process:socket:4$'
-check "bench items: iperf3-cgroup's placement and madvise's THP are checked" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error iperf3-cgroup:4:64:ring)\" = \"PLACE must be mixed, pair or split, not 'ring'\" ] && [ \"\$(bench_item_error memcg-madvise-fault:4:huge)\" = \"THP must be thp or nothp, not 'huge'\" ] && [ \"\$(bench_item_error iperf3-cgroup:4:64:pair:x)\" = 'want iperf3-cgroup:K[:MIB[:mixed|pair|split]]' ] && [ -z \"\$(bench_item_error iperf3-cgroup:4:64:split)\" ] && [ -z \"\$(bench_item_error memcg-madvise-fault:32:nothp)\" ]"
+check "MATRIX=memcg: iperf3 K = 1..16 mixed, pair, split; madvise with and without THP; hackbench-cgroup; shmem-cgroup" \
+	has "$tmp/o17" '^iperf3-cgroup:1:64:mixed,.*iperf3-cgroup:16:64:mixed,iperf3-cgroup:1:64:pair,.*iperf3-cgroup:16:64:split,memcg-madvise-fault:1:thp,memcg-madvise-fault:4:thp,memcg-madvise-fault:32:thp,memcg-madvise-fault:1:nothp,.*hackbench-cgroup:process:socket:4,shmem-cgroup:4$'
+check "bench items: iperf3-cgroup's placement, madvise's THP and shmem-cgroup's MIB are checked" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error iperf3-cgroup:4:64:ring)\" = \"PLACE must be mixed, pair or split, not 'ring'\" ] && [ \"\$(bench_item_error memcg-madvise-fault:4:huge)\" = \"THP must be thp or nothp, not 'huge'\" ] && [ \"\$(bench_item_error iperf3-cgroup:4:64:pair:x)\" = 'want iperf3-cgroup:K[:MIB[:mixed|pair|split]]' ] && [ -z \"\$(bench_item_error iperf3-cgroup:4:64:split)\" ] && [ -z \"\$(bench_item_error memcg-madvise-fault:32:nothp)\" ] && [ \"\$(bench_item_error shmem-cgroup:4:0)\" = \"MIB must be 1..65536, not '0'\" ] && [ -z \"\$(bench_item_error shmem-cgroup:4:16)\" ]"
 BASE=6.12 MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
 check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock boots kernels under QEMU'
 PARALLEL=1 ACCEL=tcg "$TOP/lab/bench.sh" > "$tmp/o8" 2>&1
