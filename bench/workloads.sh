@@ -544,7 +544,8 @@ run_iperf3_cgroup() {
 # one uncharge per page written (small folios, tmpfs's default), the
 # uncharges from truncation's folio batches.  Operations are the pages.
 run_shmem_cgroup() {
-	local k=$1 mib=${2:-16} w=shmem-cgroup@cgroups=$1 i t0 t rounds=20
+	local k=$1 mib=${2:-16} w=shmem-cgroup@cgroups=$1 i t0 t rounds=20 pid bad=0
+	local -a pids=()
 	[ "$(stat -f -c %T "$work")" = tmpfs ] ||
 		{ echo "mmscale: skip $w $work is not on tmpfs"; return; }
 	cgroups_ready "$w" "$k" || return
@@ -557,11 +558,14 @@ run_shmem_cgroup() {
 				dd if=/dev/zero of="$2" bs=64K count=$(($3 * 16)) status=none || exit 1
 				rm -f "$2"
 			done' sh "$cg/g$i" "$work/shm$i" "$mib" "$rounds" &
+		pids+=($!)
 	done
-	wait || true
+	for pid in "${pids[@]}"; do wait "$pid" || bad=1; done
 	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 	counters_stop
+	rm -f "$work"/shm*
 	cgroups_remove
+	[ "$bad" = 0 ] || { error "$w a writer failed (is $work full?)"; return; }
 	too_short "$w" "$t" "a larger MIB (shmem-cgroup:K:MIB) lengthens it"
 	echo "mmscale: metric $w shmem.MiB_per_s $(awk -v m=$((mib * k * rounds)) -v t="$t" 'BEGIN { printf "%.1f", m / t }')"
 	counters_end "$w" $((k * mib * rounds * 256))

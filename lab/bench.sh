@@ -44,7 +44,8 @@
 #                  iperf3-cgroup at K = 1 2 4 8 16 (64 MiB a pair), mixed,
 #                  pair and split; memcg-madvise-fault at 1, 4 and 32 with
 #                  THP always and never; hackbench-cgroup process pipe and
-#                  socket at K = 4; shmem-cgroup at K = 4.  The report (lab/compare.py matrix) adds
+#                  socket at K = 4; shmem-cgroup at K = 4.  The report
+#                  (lab/compare.py matrix) adds
 #                  kprobe.page_counter_try_charge+uncharge, every
 #                  hierarchical charge and uncharge, and a table per
 #                  caller of each (kprobe.FN.by.CALLER, bench/workloads.sh)
