@@ -7,6 +7,8 @@
 #   page_fault1|page_fault2|page_fault3:MODE:TASKS   MODE threads|processes
 #   shm-pread-seq-mt:TASKS
 #   memcg-parallel-fault:K          K cgroups, one 64 MiB anon fault loop each
+#   memcg-nested-fault:DEPTH        page_fault2, a thread per CPU, in one
+#                                   cgroup DEPTH (2..8) levels below the root
 #   memcg-madvise-fault:K[:THP]     K cgroups, one 16 MiB anon mapping each,
 #                                   written and madvise(DONTNEED)ed in a loop
 #                                   (upstream's page_counter stock workload);
@@ -99,6 +101,11 @@ bin=${MMSCALE_BENCH_BIN:?MMSCALE_BENCH_BIN must name the directory of the built 
 secs=${MMSCALE_BENCH_SECONDS:-5}
 tmp=${MMSCALE_BENCH_TMP:-/tmp}
 kprobes=${MMSCALE_KPROBES:-page_counter_try_charge page_counter_uncharge flush_tlb_kernel_range __purge_vmap_area_lazy}
+# probes inside functions, NAME@SYMBOL+OFF, for this kernel only (lab/ab.sh
+# PROBE_LINE finds them with bench/probe-sites.sh); the sites of one NAME
+# are counted together as kprobe.NAME
+kprobes+=" ${MMSCALE_KPROBE_SITES:-}"
+probe_names=" $(for p in $kprobes; do echo "${p%%@*}"; done | sort -u | tr '\n' ' ')"
 # of those, the ones also counted per caller (empty: none)
 by_caller=${MMSCALE_KPROBES_BY_CALLER-page_counter_try_charge page_counter_uncharge}
 slabs=${MMSCALE_SLABS:-kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k kmalloc-cg-64 kmalloc-cg-1k kmalloc-cg-4k skbuff_head_cache vmap_area}
@@ -148,21 +155,31 @@ scaled_loops() {
 
 # --- counters -------------------------------------------------------------
 kprobes_setup() {
-	local fn probed=()
+	local fn ev at site=0 probed=()
 	[ -w $tracing/kprobe_events ] || { echo "mmscale: info all no tracefs kprobe_events: no kprobe counts"; return; }
 	mkdir -p $inst 2>/dev/null
 	echo 0 > $inst/tracing_on 2>/dev/null
+	# probes inside functions stay plain int3 probes, not jumps: one of 15
+	# boots under multi-threaded TCG oopsed on a stale int3 at such a
+	# site as the probes were removed (build/7.3/results/20261205-224935)
+	if [ -n "${MMSCALE_KPROBE_SITES:-}" ] && [ -w /proc/sys/debug/kprobes-optimization ]; then
+		echo 0 > /proc/sys/debug/kprobes-optimization &&
+			echo "mmscale: info all kprobes: jump optimization off for the probes inside functions"
+	fi
 	for fn in $kprobes; do
-		if ! grep -q " [tT] $fn\$" /proc/kallsyms; then
+		# NAME@SYMBOL+OFF: event NAME__N at that instruction
+		ev=$fn at=$fn
+		[[ $fn != *@* ]] || { site=$((site + 1)); ev=${fn%%@*}__$site at=${fn#*@}; }
+		if ! grep -q " [tT] ${at%%+*}\$" /proc/kallsyms; then
 			echo "mmscale: info all kprobe $fn: no such text symbol on this kernel (inlined?)"
 			continue
 		fi
 		# a function counted per caller fetches its return address:
 		# at the function's first instruction it is the top of the stack
-		def="p:mmscale_bench/$fn $fn"
+		def="p:mmscale_bench/$ev $at"
 		[[ " $by_caller " != *" $fn "* ]] || def+=' caller=$stack0:x64'
 		if echo "$def" >> $tracing/kprobe_events 2>/dev/null; then
-			probed+=("$fn")
+			probed+=("$ev")
 		else
 			echo "mmscale: info all kprobe $fn: could not be placed"
 		fi
@@ -285,8 +302,9 @@ snapshot() {
 	[ "$2" = before ] || vmstat_read vm_after
 	{
 		[ -r $tracing/kprobe_profile ] &&
-			awk '{ print "kprobe." $1, $2 }' $tracing/kprobe_profile |
-			grep -E "^kprobe\.($(echo $kprobes | tr ' ' '|')) "
+			awk -v names="$probe_names" '{ n = $1; sub(/__[0-9]+$/, "", n) }
+				index(names, " " n " ") { c[n] += $2 }
+				END { for (n in c) print "kprobe." n, c[n] }' $tracing/kprobe_profile
 		by_caller_lines
 		slab_snapshot
 		# lock_stat is cleared by counters_begin: before, it reads 0
@@ -580,6 +598,40 @@ run_memcg_fault() {
 	cgroups_remove
 }
 
+# run_memcg_nested_fault DEPTH: page_fault2 (private file mappings written:
+# page cache and anon charged), one thread per CPU, all in one memory
+# cgroup DEPTH levels below the root (mmscale-bench/g0[/g0...]), so that a
+# page counter charge or uncharge walks DEPTH + 1 counters, the root's
+# among them, and a statistics update DEPTH + 1 memcgs' per-CPU counts.
+# The 2009 parallel page-fault test, nested (issue 43 item 5).
+run_memcg_nested_fault() {
+	local depth=$1 w=memcg-nested-fault@depth=$1 leaf i
+	cgroups_ready "$w" 1 || return
+	leaf=$cg/g0
+	for ((i = 2; i < depth; i++)); do
+		if ! echo +memory > "$leaf/cgroup.subtree_control" || ! mkdir "$leaf/g0"; then
+			error "$w could not nest a memory cgroup under $leaf"
+			nested_remove
+			return
+		fi
+		leaf=$leaf/g0
+	done
+	size "$w" "$nr_cpus" "threads=$nr_cpus in one cgroup at depth $depth, 32 MiB each, $secs s of samples"
+	run_sampled "$w" sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$leaf" \
+		"$bin/page_fault" -k 2 -m threads -t "$nr_cpus" -b 32 -s "$secs" -w 1 -d "$tmp"
+	sleep 1
+	nested_remove
+}
+
+# nested_remove: the cgroups under mmscale-bench/g0, deepest first, then the rest
+nested_remove() {
+	local d
+	for d in $(find $cg/g0 -mindepth 1 -type d 2>/dev/null | sort -r); do
+		rmdir "$d" 2>/dev/null || { sleep 1; rmdir "$d"; }
+	done
+	cgroups_remove
+}
+
 vmalloc_mask() {
 	local t m=0
 	for t in ${1//+/ }; do
@@ -801,6 +853,7 @@ for item in ${MMSCALE_BENCH//,/ }; do
 		size "$name@threads=$a" "$a" "$secs s of samples"
 		run_sampled "$name@threads=$a" "$bin/shm_pread" -t "$a" -s "$secs" -w 1 -d "$tmp" ;;
 	memcg-parallel-fault) run_memcg_fault "$a" ;;
+	memcg-nested-fault) run_memcg_nested_fault "$a" ;;
 	memcg-madvise-fault) run_madvise_fault "$a" "$b" ;;
 	iperf3-cgroup) run_iperf3_cgroup "$a" "$b" "$c" ;;
 	shmem-cgroup) run_shmem_cgroup "$a" "$b" ;;

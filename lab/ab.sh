@@ -36,6 +36,12 @@
 #                  sched_clock_cpu) is retried once, and the retry reported.
 #   META=JSON      extra facts for results.json (lab/bench.sh passes the
 #                  kernel versions and configs)
+#   PROBE_LINE=FILE:NAME:TEXT  also count, as kprobe.NAME, the locked
+#                  instructions that the line of FILE containing TEXT became
+#                  in each side's kernel, inlined or not (bench/probe-sites.sh;
+#                  each side a build directory, probed at its own offsets),
+#                  e.g. memcg_rstat_updated()'s add to the shared count:
+#                  PROBE_LINE='mm/memcontrol.c:rstat_add:atomic_long_add(stats_updates'
 #   BASE_APPEND=.. HEAD_APPEND=..  extra kernel command line for one side,
 #                  e.g. one image compared with a boot parameter off and on:
 #                  BASE_APPEND=slab_free_lock_first=off lab/ab.sh K K
@@ -97,6 +103,29 @@ else
 	[ ${#names[@]} -ge 2 ] || [ "${REPORT:-}" = slubfree ] ||
 		die "SIDES: name two sides or more, not '$SIDES'"
 fi
+# PROBE_LINE: each side's own probe sites, found before anything is written
+sites=()
+declare -A sites_of=()
+if [ -n "${PROBE_LINE:-}" ]; then
+	IFS=: read -r pl_file pl_name pl_text <<< "$PROBE_LINE"
+	[ -n "$pl_text" ] || die "PROBE_LINE must be FILE:NAME:TEXT, not '$PROBE_LINE'"
+	for s in "${!names[@]}"; do
+		k=${kargs[$s]#-k } k=${k%%$'\n'*}
+		dir=$(dirname "$(dirname "$(dirname "$(dirname "$k")")")")
+		[ -f "$dir/System.map" ] ||
+			die "PROBE_LINE: side ${names[$s]}'s kernel is not a build directory (no System.map by $k)"
+		if [ -n "${sites_of[$dir]:-}" ]; then
+			sites[s]=${sites_of[$dir]}
+		else
+			pl_log=$(mktemp)
+			sites[s]=$("$TOP/bench/probe-sites.sh" "$dir" "$pl_file" "$pl_text" "$pl_name" 2>"$pl_log" | tr '\n' ' ') ||
+				die "PROBE_LINE on side ${names[$s]}: $(tail -n 1 "$pl_log"; rm -f "$pl_log")"
+			rm -f "$pl_log"
+			sites_of[$dir]=${sites[s]}
+		fi
+		say "PROBE_LINE: side ${names[$s]}: ${sites[s]}"
+	done
+fi
 mttcg=
 if [ "${ACCEL:-}" = mttcg ]; then
 	mttcg="pci=noacpi"
@@ -123,16 +152,24 @@ optional=(MMSCALE_SLABS MMSCALE_SLAB_STATS MMSCALE_SLAB_TOTAL MMSCALE_KPROBES MM
 for v in "${optional[@]}"; do
 	[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 done >> "$OUT/bench.env"
+# a side with probe sites gets its own copy, with them
+envs_of=()
+for s in "${!names[@]}"; do
+	envs_of[s]=$OUT/bench.env
+	[ -n "${sites[s]:-}" ] || continue
+	envs_of[s]=$OUT/bench-${names[$s]}.env
+	{ cat "$OUT/bench.env"; printf 'MMSCALE_KPROBE_SITES=%q\n' "${sites[s]% }"; } > "${envs_of[s]}"
+done
 
-# boot_side ARGS APPEND LOG: one boot; 0 done, 2 stopped before userspace
-# with the known multi-threaded TCG oops, 1 else
+# boot_side ARGS APPEND LOG ENV: one boot; 0 done, 2 stopped before
+# userspace with the known multi-threaded TCG oops, 1 else
 boot_side() {
 	local append=$2${mttcg:+ $mttcg}
 	append=${append# }
 	# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
 	"$LAB_DIR/boot.sh" $1 -l "$3" -p "$TOP/bench/guest-bench.sh" \
 		-t "${BOOT_TIMEOUT:-1500}" -s 0 -c "$VCPUS" -n $nodes ${mttcg:+-u 600} ${append:+-a "$append"} \
-		-- MMSCALE_BENCH_ENV="$OUT/bench.env" \
+		-- MMSCALE_BENCH_ENV="$4" \
 		2> >(tee -a "$STAGE_LOG" | grep --line-buffered -E 'mmscale: (info all running|error)' |
 			sed -u 's/^/    /' >&2) && return 0
 	[ -n "$mttcg" ] && mttcg_known_oops "$3" && return 2
@@ -145,13 +182,13 @@ for ((i = 1; i <= RUNS; i++)); do
 		say "run $i/$RUNS: $side ($BENCH)"
 		log=$OUT/$side-$i.log
 		rc=0
-		boot_side "${kargs[$s]}" "${appends[$s]}" "$log" || rc=$?
+		boot_side "${kargs[$s]}" "${appends[$s]}" "$log" "${envs_of[s]}" || rc=$?
 		if [ $rc = 2 ]; then
 			retries=$((retries + 1))
 			mv "$log" "$OUT/$side-$i.oops.log"
 			say "RETRY: run $i/$RUNS: $side stopped before userspace with the known multi-threaded TCG oops (int3 in sched_clock_cpu; $OUT/$side-$i.oops.log); booting once more"
 			rc=0
-			boot_side "${kargs[$s]}" "${appends[$s]}" "$log" || rc=$?
+			boot_side "${kargs[$s]}" "${appends[$s]}" "$log" "${envs_of[s]}" || rc=$?
 		fi
 		if [ $rc = 0 ]; then
 			runs+=("$side:$i:$log:")
@@ -170,6 +207,7 @@ envs=
 for v in "${optional[@]}"; do
 	[ -n "${!v:-}" ] && envs+="$v=\"${!v}\" "
 done
+[ -n "${PROBE_LINE:-}" ] && envs+="PROBE_LINE='$PROBE_LINE' "
 [ "${ACCEL:-}" = mttcg ] && envs+="ACCEL=mttcg "
 accel=$(grep -q -- '-accel kvm' "$OUT/${names[0]}-1.log" 2>/dev/null && echo kvm || echo tcg)
 [ -n "$mttcg" ] && accel=mttcg

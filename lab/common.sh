@@ -422,7 +422,7 @@ want_boot_settings() {
 # (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
 # 4..4194304 KiB (the range vm.vmap_lazy_threshold_kbytes, 6.12's
 # vm.vmap_lazy_threshold_kb, accepts).
-BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-madvise-fault:K[:thp|nothp], iperf3-cgroup:K[:MIB[:mixed|pair|split]], shmem-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
+BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-nested-fault:DEPTH, memcg-madvise-fault:K[:thp|nothp], iperf3-cgroup:K[:MIB[:mixed|pair|split]], shmem-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
 
 # bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
 bench_count() {
@@ -445,6 +445,9 @@ bench_item_error() {
 	memcg-parallel-fault)
 		[ ${#f[@]} = 2 ] || { echo "want ${f[0]}:K"; return; }
 		bench_count "K (memory cgroups)" 1 1024 "${f[1]}" ;;
+	memcg-nested-fault)
+		[ ${#f[@]} = 2 ] || { echo "want memcg-nested-fault:DEPTH"; return; }
+		bench_count "DEPTH (levels below the root)" 2 8 "${f[1]}" ;;
 	memcg-madvise-fault)
 		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want memcg-madvise-fault:K[:thp|nothp]"; return; }
 		bench_count "K (memory cgroups)" 1 1024 "${f[1]}"

@@ -35,6 +35,16 @@ SIDES="one=/bin/true" "$TOP/lab/ab.sh" > "$tmp/o12" 2>&1
 check "ab.sh: SIDES needs two sides" has "$tmp/o12" 'SIDES: name two sides or more'
 SIDES="one=/bin/true" REPORT=matrix "$TOP/lab/ab.sh" > "$tmp/o13" 2>&1
 check "ab.sh: an unknown REPORT is refused" has "$tmp/o13" 'REPORT=matrix: the only other report is slubfree'
+check "bench items: memcg-nested-fault's DEPTH is 2..8" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error memcg-nested-fault:1)\" = \"DEPTH (levels below the root) must be 2..8, not '1'\" ] && [ -z \"\$(bench_item_error memcg-nested-fault:3)\" ]"
+# PROBE_LINE (issue 43 item 5): refused in one line before anything is built
+PROBE_LINE=mm/memcontrol.c:x "$TOP/lab/ab.sh" /bin/true /bin/true > "$tmp/o18" 2>&1
+check "ab.sh: PROBE_LINE without TEXT is refused" has "$tmp/o18" "PROBE_LINE must be FILE:NAME:TEXT, not 'mm/memcontrol.c:x'"
+PROBE_LINE=mm/memcontrol.c:x:y "$TOP/lab/ab.sh" /bin/true /bin/true > "$tmp/o19" 2>&1
+check "ab.sh: PROBE_LINE on a side that is no build directory is refused" has "$tmp/o19" "PROBE_LINE: side base's kernel is not a build directory"
+"$TOP/bench/probe-sites.sh" "$tmp" mm/memcontrol.c x Bad > "$tmp/o20" 2>&1
+check "probe-sites.sh: a NAME that is no identifier is refused" has "$tmp/o20" "NAME must be a C identifier in lower case, not 'Bad'"
+"$TOP/bench/probe-sites.sh" "$tmp" mm/memcontrol.c x ok > "$tmp/o21" 2>&1
+check "probe-sites.sh: a folder that is no built kernel is refused" has "$tmp/o21" "is $tmp a built kernel tree, and mm/memcontrol.c built into it"
 # make bench MATRIX=slub: its items, and only on a line with the counters
 BASE=7.3 MATRIX=slub "$TOP/lab/bench.sh" --plan > "$tmp/o14" 2>&1
 check "MATRIX=slub: hackbench, cross-node frees, stress-ng udp and rawudp, test_vmalloc" \
@@ -54,7 +64,7 @@ check "sigqueue: the error names the range" has "$tmp/o5" "SIGNALS must be 1\.\.
 check "sigqueue: -a without -b is a usage error" has "$tmp/o15" '^sigqueue: -a and -b go together$'
 "$tmp/sigqueue" -n 16 -r 2 -a 0 -b "$(($(nproc) - 1))" > "$tmp/o16" 2>&1
 check "sigqueue: queued on one CPU, taken back on another" has "$tmp/o16" '^total_ops 32$'
-MMSCALE_BENCH=page_fault1:threads:1,shm-pread-seq-mt:1,sigqueue:64:3,bogus:1,xnode-free:64:2,stress-ng:udp:200,slab-empty-partial MMSCALE_BENCH_BIN=$tmp \
+MMSCALE_BENCH=page_fault1:threads:1,shm-pread-seq-mt:1,sigqueue:64:3,bogus:1,xnode-free:64:2,stress-ng:udp:200,memcg-nested-fault:2,slab-empty-partial MMSCALE_BENCH_BIN=$tmp \
 	MMSCALE_BENCH_SECONDS=1 MMSCALE_BENCH_TMP=/dev/shm MMSCALE_KPROBES=no_such_function_xyz \
 	timeout 60 "$TOP/bench/workloads.sh" > "$tmp/w" 2> /dev/null
 check "workloads.sh: exit 0" test $? -eq 0
@@ -67,6 +77,7 @@ check "sigqueue: one op per signal freed" has "$tmp/w" '^mmscale: ops sigqueue@s
 check "an unknown item is an error line" has "$tmp/w" '^mmscale: error bogus:1 unknown workload$'
 check "xnode-free: remote frees, or a skip with one node" has "$tmp/w" '^mmscale: (ops xnode-free@signals=64 128|skip xnode-free@signals=64 needs two NUMA nodes with CPUs)$'
 check "stress-ng udp: its bogo ops are the operations" has "$tmp/w" '^mmscale: (ops stress-ng-udp@ops=200 200|skip stress-ng-udp@ops=200 stress-ng is not installed)$'
+check "memcg-nested-fault: faults counted, or a skip without cgroup v2" has "$tmp/w" '^mmscale: (ops memcg-nested-fault@depth=2 [1-9][0-9]*|skip memcg-nested-fault@depth=2 /sys/fs/cgroup is not cgroup v2 .*)$'
 check "a kprobe that cannot be counted is said, not hidden" has "$tmp/w" 'kprobe no_such_function_xyz: no such|no tracefs kprobe_events'
 check "slab-empty-partial: a count, or a skip that names the options" has "$tmp/w" '^mmscale: (metric slab-empty-partial slab\.partial_empty [0-9]+|skip slab-empty-partial needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS)$'
 check "end marker" has "$tmp/w" '^mmscale: bench done$'
