@@ -31,15 +31,17 @@
 #                  4 and 32 (BENCH picks others).  The report (lab/compare.py
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
-#   MATRIX=memcg   the 7.3 line's memcg matrix (issues 28, 43), four sides
-#                  in one interleaved run: base (7.3.4, vm bench), ceiling64
-#                  and again (the series, vm mmscale bench with
-#                  configs/noabsorb: CONFIG_MEMCG_STOCK_ABSORB and
-#                  CONFIG_MEMCG_STOCK_FOLIOS off, so 7.3.4's stock, the vm
-#                  events on; the same kernel twice, the A/A pair whose
-#                  spread is each cell's noise floor) and budget (make
-#                  bench's head: the options on).  A change is marked
-#                  with RUNS=5 or more only (lab/compare.py matrix --aa).
+#   MATRIX=memcg   the 7.3 line's memcg matrix (issues 28, 43), five sides
+#                  in one interleaved run, one per design in the tree:
+#                  base (7.3.4, vm bench), ceiling64 and again (the
+#                  series, vm mmscale bench with configs/noabsorb:
+#                  CONFIG_MEMCG_STOCK_ABSORB and CONFIG_MEMCG_STOCK_FOLIOS
+#                  off, so 7.3.4's stock, the vm events on; the same kernel
+#                  twice, the A/A pair whose spread is each cell's noise
+#                  floor), budget (configs/nofolios: the budget of 7.3
+#                  memcg 3/8 alone) and folio (make bench's head: both
+#                  options on).  A change is marked with RUNS=5 or more
+#                  only (lab/compare.py matrix --aa).
 #                  Items:
 #                  iperf3-cgroup at K = 1 2 4 8 16 (64 MiB a pair), mixed,
 #                  pair and split; memcg-madvise-fault at 1, 4 and 32 with
@@ -303,16 +305,18 @@ if [ "${MATRIX:-}" = memcg ]; then
 	# same with that option off
 	NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench "${extra[@]}"
 	NAME=bench-head-noabsorb$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench noabsorb "${extra[@]}"
+	NAME=bench-head-nofolios$suffix SKIP_SELFTESTS=1 "$LAB_DIR/build.sh" vm mmscale bench nofolios "${extra[@]}"
 	out_dir "-memcg"
 	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
 	cp "$BUILD/bench-head-noabsorb$suffix/.config" "$OUT/ceiling64.config"
-	cp "$BUILD/bench-head$suffix/.config" "$OUT/budget.config"
-	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config)", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64 and again, the A/A pair: CONFIG_MEMCG_STOCK_ABSORB off (ceiling64.config), budget: on (budget.config)", "all.host": "%s CPUs, %s"}' \
+	cp "$BUILD/bench-head-nofolios$suffix/.config" "$OUT/budget.config"
+	cp "$BUILD/bench-head$suffix/.config" "$OUT/folio.config"
+	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config)", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64 and again, the A/A pair: CONFIG_MEMCG_STOCK_ABSORB and _FOLIOS off (ceiling64.config), budget: ABSORB on (budget.config), folio: both on (folio.config)", "all.host": "%s CPUs, %s"}' \
 		"$(kernel_version "$SRC_DIR")" "${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" \
 		"$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" "$(git -C "$TREE" rev-parse --short=12 HEAD)" \
 		"${extra[*]:+ ${extra[*]}}" "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
-	SIDES="base=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix again=$BUILD/bench-head-noabsorb$suffix budget=$BUILD/bench-head$suffix" \
-	MATRIX_PAIRS=ceiling64:again,ceiling64:budget,base:budget,base:ceiling64 MATRIX_AA=ceiling64:again \
+	SIDES="base=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix again=$BUILD/bench-head-noabsorb$suffix budget=$BUILD/bench-head-nofolios$suffix folio=$BUILD/bench-head$suffix" \
+	MATRIX_PAIRS=ceiling64:again,base:ceiling64,base:budget,base:folio,budget:folio MATRIX_AA=ceiling64:again \
 		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/ab.sh"
 	exit
 fi
