@@ -30,7 +30,7 @@
 #                               BASE=6.12) that install
 #                               side by side, in build/<line>/deb/<time>/; boots the
 #                               head one in the lab (lab/deb.sh)
-#   make stress [SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain,hang]
+#   make stress [STRESS_SECONDS=300] [CONFIG=rt] [INJECT=leak,warn,drain,hang]
 #                               the series at once on the debug kernel with
 #                               kmemleak, 4 vCPUs under multi-threaded TCG,
 #                               CPU hotplug, cgroup churn (lab/stress.sh)
@@ -135,11 +135,11 @@ deb:
 	lab/deb.sh --check
 	lab/deb.sh
 
-# bash counts its own run time in SECONDS: the script gets STRESS_SECONDS
+# SECONDS: the old name of STRESS_SECONDS (lab/knobs.sh warns)
 stress:
 	$(KNOBS)
-	STRESS_SECONDS='$(SECONDS)' lab/stress.sh --check
-	STRESS_SECONDS='$(SECONDS)' lab/stress.sh
+	STRESS_SECONDS='$(or $(STRESS_SECONDS),$(SECONDS))' lab/stress.sh --check
+	STRESS_SECONDS='$(or $(STRESS_SECONDS),$(SECONDS))' lab/stress.sh
 
 equiv:
 	$(KNOBS)

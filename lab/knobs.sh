@@ -6,20 +6,22 @@
 #        lab/knobs.sh --list [TARGET]   print the table (TARGET: its knobs)
 #
 # What it does: a knob is a make variable or an environment variable that a
-# target reads (make check BOOT_TIMEOUT=..., SECONDS=60 make stress).  Make
+# target reads (make check BOOT_TIMEOUT=..., STRESS_SECONDS=60 make stress).  Make
 # hands both to the scripts the same way, so a misspelt one would be
 # ignored and the default used.  This check looks at every upper-case
 # variable in the environment that is not one of TARGET's knobs and refuses
 # it, with a "did you mean" line, when it looks like one of them:
 #   - it is one edit (a letter added, dropped, changed or two swapped) from
 #     a knob of 4 letters or more, or two edits from a knob of 7 or more
-#     (SECOND for SECONDS, SUITES for SUITE, BOOT_TIMOUT for BOOT_TIMEOUT);
+#     (SUITES for SUITE, BOOT_TIMOUT for BOOT_TIMEOUT);
 #   - or it shares a knob's first word before "_", and the rest is at most
 #     two edits away (MAIL_FRM for MAIL_FROM);
 #   - or it is the start of a knob, 4 letters or more (BOOT_TIME).
-# A knob of another target (CONFIGS=rt make run) and a knob in lower case
-# (seconds=60) are refused too, and so is any variable on make's command
-# line that is not a knob of the goals given there.  In the environment,
+# A knob of another target (INJECT=leak make run) and a knob in lower case
+# (stress_seconds=60) are refused too, and so is any variable on make's
+# command line that is not a knob of the goals given there.  An old name of
+# a knob (RUN_CONFIGS, SECONDS: OLD_NAMES) works, with a warning that names
+# the new one.  In the environment,
 # PREFIX, HOST, OUT and V (names other tools' environments carry) only
 # warn.  BASE, BASE_VERSION and BUILD are checked here for every target
 # (lab/common.sh).
@@ -33,8 +35,8 @@ set -euo pipefail
 # line: 6.12 or 7.3), BASE_VERSION (another package version of its source)
 # and BUILD (where everything generated goes) are every target's.
 declare -A KNOBS=(
-	[run]="RUN_CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
-	[check]="RUN_CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
+	[run]="CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
+	[check]="CONFIGS KUNIT_FILTER VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE LINUX_SRC SLAB_DEBUG_BOOT FORCE"
 	[deps]=""
 	[source]="LINUX_SRC FORCE"
 	[tree]="LINUX_SRC FORCE"
@@ -44,7 +46,7 @@ declare -A KNOBS=(
 	[test]=""
 	[bench]="BENCH RUNS FULL CONFIG HOST MATRIX PARALLEL VMALLOC_SWEEP SECONDS_PER VCPUS OUT BOOT_TIMEOUT ACCEL ACCEL_PROBE BASE_APPEND HEAD_APPEND FORCE"
 	[deb]="KCONFIG DEB_BOOT BOOT_TIMEOUT ACCEL ACCEL_PROBE DEBEMAIL DEBFULLNAME"
-	[stress]="SECONDS CONFIG INJECT VCPUS UP_TIMEOUT BOOT_TIMEOUT ACCEL ACCEL_PROBE"
+	[stress]="STRESS_SECONDS CONFIG INJECT VCPUS UP_TIMEOUT BOOT_TIMEOUT ACCEL ACCEL_PROBE"
 	[equiv]="VMTESTS BOOT_TIMEOUT ACCEL ACCEL_PROBE"
 	[layout]="LAYOUT_CONFIGS LAYOUT_N"
 	[compare]="A B"
@@ -58,6 +60,13 @@ declare -A KNOBS=(
 	[all]=""
 )
 COMMON_KNOBS="BASE BASE_VERSION BUILD"
+# Old names that still work, for one release, with a warning that names the
+# new one: OLD_NAMES[TARGET:OLD]=NEW (issue 42 item 5: one name per knob)
+declare -A OLD_NAMES=(
+	[run:RUN_CONFIGS]=CONFIGS
+	[check:RUN_CONFIGS]=CONFIGS
+	[stress:SECONDS]=STRESS_SECONDS
+)
 
 # names a shell, make, a terminal, git or CI set; never a misspelt knob
 is_ambient() {
@@ -172,6 +181,21 @@ if [ "$target" != clean ] && [ -e "$BUILD" ]; then
 	fi
 fi
 
+# an old name: a warning, or one line when the new name says otherwise
+for _o in "${!OLD_NAMES[@]}"; do
+	[ "${_o%%:*}" = "$target" ] || continue
+	_old=${_o#*:} _new=${OLD_NAMES[$_o]}
+	# in the environment (make exports its command line's variables), not
+	# bash's own SECONDS
+	_ov=$(printenv "$_old") || continue
+	if [ -n "${!_new:-}" ] && [ "${!_new}" != "$_ov" ]; then
+		echo "ERROR: stage $target: $_old is the old name of $_new; give $_new only (here $_old='$_ov', $_new='${!_new}')" >&2
+		exit 2
+	fi
+	echo "WARNING: stage $target: $_old is the old name of $_new; it still works, until the next release" >&2
+	known+="$_old "
+done
+
 # Variables given on make's command line (the Makefile passes their names
 # in MMSCALE_CMDLINE) are meant for the goals the user typed: every one must
 # be a knob of one of them.  A knob of another target (make run CONFIGS=rt)
@@ -184,6 +208,7 @@ for g in $goals; do
 done
 for name in ${MMSCALE_CMDLINE:-}; do
 	[[ $goal_knobs == *" $name "* ]] && continue
+	[[ $known == *" $name "* ]] && continue
 	[[ $name == MMSCALE_* ]] && continue
 	upper=${name^^}
 	if [[ $goal_knobs == *" $upper "* ]]; then

@@ -6,7 +6,7 @@
 #   in patches/<line>/line.env (LINE_VMTESTS, LINE_CGROUP_TESTS,
 #   LINE_SLAB_DEBUG_VMTESTS, LINE_BAD_BOOT_PARAMS).
 #   run:   deps -> source -> tree (apply the series) -> build (configs in
-#          RUN_CONFIGS, default lab/common.sh's DEFAULT_CONFIGS) -> boot under
+#          CONFIGS, default lab/common.sh's DEFAULT_CONFIGS) -> boot under
 #          QEMU (KUnit at boot, then the line's mm selftest categories and
 #          cgroup sections: test_memcontrol, test_memcg_stock,
 #          test_kmem) -> a second boot with slab_debug=FZPU -> report.
@@ -22,7 +22,7 @@
 #          boot (lab/linecheck.sh all: its tree, export, checkpatch, topics
 #          and a compile of the series' objects with the options off and
 #          on), and last the lab's own tests (tests/*.t with prove).
-# Environment: RUN_CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
+# Environment: CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
 # ACCEL_PROBE (1: run the accelerator probe again, see lab/boot.sh),
 # LINUX_SRC (use your own tree of the line's kernel), SLAB_DEBUG_BOOT (1: a
@@ -39,19 +39,21 @@ source "$(dirname "$0")/common.sh"
 mode=${1:-run}
 case $mode in run|check) ;; *) echo "usage: $0 run|check" >&2; exit 2 ;; esac
 STAGE=$mode
-RUN_CONFIGS=${RUN_CONFIGS:-$DEFAULT_CONFIGS}
+# RUN_CONFIGS: the old name of CONFIGS (lab/knobs.sh warns)
+[ -z "${RUN_CONFIGS:-}" ] || [ -n "${CONFIGS+x}" ] || CONFIGS=$RUN_CONFIGS
+CONFIGS=${CONFIGS:-$DEFAULT_CONFIGS}
 # the line's boots (patches/<line>/line.env): mm categories, cgroup sections
 VMTESTS=${VMTESTS:-$LINE_VMTESTS}
 cgroup_csv=$(echo $LINE_CGROUP_TESTS | tr ' ' ,)
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
-want_fragments "RUN_CONFIGS=$RUN_CONFIGS" "$RUN_CONFIGS"
+want_fragments "CONFIGS=$CONFIGS" "$CONFIGS"
 want_vmtests
 [ -z "${KUNIT_FILTER:-}" ] || [[ $KUNIT_FILTER =~ ^[][A-Za-z0-9_.*?-]+$ ]] ||
 	die "KUNIT_FILTER must be a glob of suite (and .case) names, e.g. 'slub_test*', not '$KUNIT_FILTER'"
 want_boot_settings
 want_bool SLAB_DEBUG_BOOT FORCE
 want_linux_src
-name=$(echo $RUN_CONFIGS | tr " " -)
+name=$(echo $CONFIGS | tr " " -)
 O=$BUILD/$name
 RUN_DIR=$BUILD/run-$name
 mkdir -p "$BUILD"
@@ -120,7 +122,7 @@ if [ "$mode" = check ]; then
 	timed "export, checkpatch, compile" own_static
 fi
 
-timed "build $name" "$LAB_DIR/build.sh" $RUN_CONFIGS
+timed "build $name" "$LAB_DIR/build.sh" $CONFIGS
 lab_pass=0 lab_fail=0
 
 # the cases the guest runs their section again for when they fail (known

@@ -3,10 +3,10 @@
 # kernel, with vCPUs that really run in parallel, CPU hotplug, cgroup churn
 # and kmemleak; passes with no kernel report and every charge back.
 #
-# Usage: lab/stress.sh [--check]     (make stress [SECONDS=N] [CONFIG=rt])
-#   SECONDS=N   how long the stressors run together (default 300; 30..3600);
-#               make passes it as STRESS_SECONDS (bash's own SECONDS counts
-#               the shell's run time)
+# Usage: lab/stress.sh [--check]     (make stress [STRESS_SECONDS=N] [CONFIG=rt])
+#   STRESS_SECONDS=N  how long the stressors run together (default 300;
+#               30..3600; make stress SECONDS=N, its old name, still works
+#               with a warning)
 #   CONFIG=rt   PREEMPT_RT as well (configs/rt.config)
 #   VCPUS=N     vCPUs, even, 4..16 (default 4, on 2 NUMA nodes)
 #   INJECT=leak|warn|drain|hang|none  faults the run must catch, comma
@@ -16,7 +16,7 @@
 #               leaves a removed memcg in the charge stock of CPU 1, which
 #               the offline drain skips; hang adds a stressor that waits in
 #               the kernel for ever (the report must show its stack)
-#   BOOT_TIMEOUT (seconds; default SECONDS + 1800)
+#   BOOT_TIMEOUT (seconds; default STRESS_SECONDS + 1800)
 #   UP_TIMEOUT  seconds the boot may take to reach userspace before QEMU
 #               is killed (default 300; a boot takes 80-110 s here), so that
 #               a boot that hangs fails in minutes
@@ -31,7 +31,7 @@
 # every CPU but 0, test_vmalloc while the lazy-purge threshold changes and
 # drop_caches runs (the vmap pool shrinker), slab validation of the hot
 # caches, and stress-ng fork, mmap, vm, sock, udp and userfaultfd, all at
-# the same time for SECONDS; then the checks of section "stress" (see
+# the same time for STRESS_SECONDS; then the checks of section "stress" (see
 # lab/guest-stress.sh).  lab/report.py then fails the run on any kernel
 # report in the console (BUG, WARNING, KASAN, KFENCE via BUG:, lockdep, RCU
 # stall, soft lockup, Call Trace).
@@ -46,7 +46,7 @@ source "$(dirname "$0")/common.sh"
 
 stage stress
 [ -z "${STRESS_SECONDS:-}" ] || in_range "$STRESS_SECONDS" 30 3600 ||
-	die "SECONDS must be a whole number from 30 to 3600, not '$STRESS_SECONDS'"
+	die "STRESS_SECONDS must be a whole number from 30 to 3600, not '$STRESS_SECONDS'"
 want_choice CONFIG rt
 no_empty_items INJECT "${INJECT:-}"
 for i in $(echo "${INJECT:-none}" | tr , " "); do
@@ -133,7 +133,7 @@ log=$(ls "$out"/console-*.log | tail -n 1)
 "$LAB_DIR/report.py" --console "$log" --ksrc "$TREE" --out "$out" --expect stress > "$out/report.txt" || rc=$?
 cat "$out/report.txt"
 {
-	echo "make stress SECONDS=$secs${CONFIG:+ CONFIG=$CONFIG} VCPUS=$VCPUS INJECT=${INJECT:-none}"
+	echo "make stress STRESS_SECONDS=$secs${CONFIG:+ CONFIG=$CONFIG} VCPUS=$VCPUS INJECT=${INJECT:-none}"
 	echo "kernel: $name ($(git -C "$TREE" rev-parse --short=12 HEAD)); accel: multi-threaded TCG, $VCPUS vCPUs, 2 NUMA nodes, 4096 MiB"
 	echo "build ${t_build} s, boot and run ${t_boot} s, retries $retries"
 	grep -E '^mmscale: fact ' "$log" | sed 's/^mmscale: //' || true

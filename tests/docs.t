@@ -43,8 +43,7 @@
 #     "[VAR=N]" of the Makefile's help (for knobs whose default is not a 0/1
 #     switch) name a default that lab/*.sh gives VAR as ${VAR:-default}
 #     ($DEFAULT_CONFIGS read from lab/common.sh, $LINE_VMTESTS from the
-#     default line's patches/<line>/line.env; make's SECONDS is
-#     stress.sh's STRESS_SECONDS).
+#     default line's patches/<line>/line.env).
 #   - bench bounds: docs/benchmarks.md's "| item field | range |" table says
 #     the ranges of lab/common.sh's bench_item_error (bench_count) and
 #     vmalloc_point_error, no more and no less.
@@ -286,7 +285,6 @@ done
 # defaults VAR: the distinct non-empty literal defaults lab/*.sh give VAR
 defaults() {
 	local v=$1 dc dl lv
-	[ "$v" = SECONDS ] && v=STRESS_SECONDS
 	dc=$(sed -n 's/^DEFAULT_CONFIGS="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
 	# lab/run.sh's VMTESTS defaults to the line's LINE_VMTESTS: the default line's
 	dl=$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")

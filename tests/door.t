@@ -64,19 +64,28 @@ check "make build BUILD=/etc: refused" refused "$tmp/out" "^ERROR: stage build: 
 check "nothing was made" test ! -e "$BUILD"
 
 # --- knobs of another target, and of another case ---------------------------
-mk run CONFIGS=rt
-check "make run CONFIGS=rt: exit 2" test $? -eq 2
-check "... one line: a knob of make build, not of make run" refused "$tmp/out" "^ERROR: stage run: CONFIGS is a knob of make bisect, build, shell, not of make run "
+mk run INJECT=leak
+check "make run INJECT=leak: exit 2" test $? -eq 2
+check "... one line: a knob of make stress, not of make run" refused "$tmp/out" "^ERROR: stage run: INJECT is a knob of make stress, not of make run "
+# one name per knob: CONFIGS for every target that builds a kernel, and the
+# old names warn (issue 42 item 5)
+mk run CONFIGS=nosuch
+check "make run CONFIGS=nosuch: the fragments are checked before any stage" refused "$tmp/out" "^ERROR: stage run: CONFIGS=nosuch: no configs/nosuch.config"
+mk run RUN_CONFIGS=nosuch
+check "make run RUN_CONFIGS=...: the old name warns and names the new one" has "$tmp/out" "^WARNING: stage run: RUN_CONFIGS is the old name of CONFIGS; it still works, until the next release$"
+check "... and is read as CONFIGS" has "$tmp/out" "^ERROR: stage run: CONFIGS=nosuch: no configs/nosuch.config"
+mk stress SECONDS=60 STRESS_SECONDS=90
+check "make stress SECONDS=60 STRESS_SECONDS=90: refused, give the new name only" refused "$tmp/out" "^ERROR: stage stress: SECONDS is the old name of STRESS_SECONDS; give STRESS_SECONDS only "
 mk run CONFIG=rt
-check "make run CONFIG=rt: refused" refused "$tmp/out" "^ERROR: stage run: CONFIG is a knob of make bench, stress, not of make run "
-mk stress seconds=60
-check "make stress seconds=60: did you mean SECONDS" refused "$tmp/out" "^ERROR: stage stress: seconds is not a knob of make stress; did you mean SECONDS\? "
+check "make run CONFIG=rt: refused, did you mean CONFIGS" refused "$tmp/out" "^ERROR: stage run: CONFIG is not a knob of make run; did you mean CONFIGS\? "
+mk stress stress_seconds=60
+check "make stress stress_seconds=60: did you mean STRESS_SECONDS" refused "$tmp/out" "^ERROR: stage stress: stress_seconds is not a knob of make stress; did you mean STRESS_SECONDS\? "
 mk run BOOT_TIME=60
 check "make run BOOT_TIME=60: did you mean BOOT_TIMEOUT" refused "$tmp/out" "^ERROR: stage run: BOOT_TIME is not a knob of make run; did you mean BOOT_TIMEOUT\? "
 mk run NOSUCHKNOB=1
 check "make run NOSUCHKNOB=1 (on the command line): refused" refused "$tmp/out" "^ERROR: stage run: NOSUCHKNOB is not a knob of make run "
-CONFIGS=rt mk run
-check "CONFIGS=rt make run (in the environment): refused" refused "$tmp/out" "^ERROR: stage run: CONFIGS is a knob of make bisect, build, shell, not of make run "
+INJECT=leak mk run
+check "INJECT=leak make run (in the environment): refused" refused "$tmp/out" "^ERROR: stage run: INJECT is a knob of make stress, not of make run "
 PREFIX=/usr/local mk help
 check "PREFIX=/usr/local in the environment (autotools'): make help runs, with a warning" \
 	bash -c '[ "$2" = 0 ] && grep -q "^WARNING: stage help: PREFIX in the environment is a knob of make mail; make help does not read it$" "$1"' _ "$tmp/out" "$?"

@@ -51,7 +51,7 @@ check "make build's default kernel is DEFAULT_CONFIGS ($name)" refused "$tmp/out
 "$TOP/lab/shell.sh" > "$tmp/out" 2>&1
 check "make shell's default is the same kernel" refused "$tmp/out" "^ERROR: stage shell: no kernel in $BUILD/$name; run make build first$|^ERROR: stage shell: no kernel in $BUILD/$name; run make build CONFIGS=\"$DEFAULT_CONFIGS\" first$"
 check "make run's and make bisect's defaults are it too" \
-	test "$(script_default RUN_CONFIGS "$TOP/lab/run.sh")" = "$DEFAULT_CONFIGS" -a "$(script_default CONFIGS "$TOP/lab/bisect.sh")" = "$DEFAULT_CONFIGS"
+	test "$(script_default CONFIGS "$TOP/lab/run.sh")" = "$DEFAULT_CONFIGS" -a "$(script_default CONFIGS "$TOP/lab/bisect.sh")" = "$DEFAULT_CONFIGS"
 check "the Makefile sets no default of its own" bash -c "! grep -qE '^CONFIGS *[?:]?=' '$TOP/Makefile'"
 
 # --- 4: misspelt knobs and empty items are refused ---------------------------
@@ -66,7 +66,7 @@ mk mail MAIL_FORM="A <a@b.org>"
 check "make mail MAIL_FORM=...: did you mean MAIL_FROM (two letters swapped)" refused "$tmp/out" "^ERROR: stage mail: MAIL_FORM is not a knob of make mail; did you mean MAIL_FROM\? "
 mk check BOOT_TIMEOUTS=60
 check "make check BOOT_TIMEOUTS=60: did you mean BOOT_TIMEOUT" refused "$tmp/out" "^ERROR: stage check: BOOT_TIMEOUTS is not a knob of make check; did you mean BOOT_TIMEOUT\? "
-mk stress SECONDS=60 INJECT=,leak
+mk stress STRESS_SECONDS=60 INJECT=,leak
 check "make stress INJECT=,leak: exit 2" test $? -eq 2
 check "... one line: an empty item" refused "$tmp/out" "^ERROR: stage stress: INJECT: an empty item in ',leak' \(two commas, or a comma at an end\)$"
 BENCH=page_fault1:threads:2,, "$TOP/lab/bench.sh" --plan > "$tmp/out" 2>&1

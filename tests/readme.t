@@ -57,7 +57,7 @@ same() {
 	return 1
 }
 
-for v in VMTESTS RUN_CONFIGS BOOT_TIMEOUT SLAB_DEBUG_BOOT; do
+for v in VMTESTS CONFIGS BOOT_TIMEOUT SLAB_DEBUG_BOOT; do
 	check "the knob table's $v default is lab/run.sh's" same "$v" "$(readme_default "$v")" "$(default_of "$v" "$run")"
 done
 check "the knob table's ACCEL default is lab/boot.sh's" same ACCEL "$(readme_default ACCEL)" "$(sed -n 's/^accel=\${ACCEL:-\([a-z]*\)}$/\1/p' "$TOP/lab/boot.sh")"
@@ -74,12 +74,12 @@ for v in $(sed -n 's/^COMMON_KNOBS="\(.*\)"$/\1/p' "$TOP/lab/knobs.sh"); do
 done
 check "lab/common.sh names the lines and the default ($lines; $dl)" bash -c '[ -n "$1" ] && [[ " $1 " == *" $2 "* ]]' _ "$lines" "$dl"
 
-name=$(default_of RUN_CONFIGS "$run" | tr ' ' -)
+name=$(default_of CONFIGS "$run" | tr ' ' -)
 check "the build stage installs the modules where lab/build.sh does (build/$dl/$name/modroot)" \
 	has "$docs" "modules installed into \`build/$dl/$name/modroot\`"
 hw=$(cat "$TOP/docs/real-hardware.md")
-check "docs/real-hardware.md builds make check's kernel (RUN_CONFIGS, the default kernel)" \
-	grep -qE "^make build( CONFIGS=\"$(default_of RUN_CONFIGS "$run")\")? *(#|$)" <<< "$hw"
+check "docs/real-hardware.md builds make check's kernel (CONFIGS, the default kernel)" \
+	grep -qE "^make build( CONFIGS=\"$(default_of CONFIGS "$run")\")? *(#|$)" <<< "$hw"
 check "... and uses that build's folder only" \
 	bash -c '! grep -oE "build/([0-9.]+/)?vm[A-Za-z0-9_-]*" | grep -vx "build/$2/$1"' _ "$name" "$dl" <<< "$hw"
 

@@ -3,7 +3,7 @@
 # virtme-ng.  Without a kernel: an unknown fragment, a kernel that was not
 # built, and a missing virtme-ng end it with one line, before anything is
 # written, and make shell boots make check's kernel unless CONFIGS says
-# otherwise.  With make check's kernel built (build/<RUN_CONFIGS joined by
+# otherwise.  With make check's kernel built (build/<CONFIGS joined by
 # ->) and virtme-ng fetched (make deps): a here-document typed into the
 # console once the banner is up runs in the guest (the kernel's release,
 # the series' sysctl, 2 NUMA nodes, job control on the console's tty,
@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap '' PIPE
 
 # the fragments of make check's kernel: lab/run.sh's default, and lab/shell.sh's
-check_configs=$(script_default RUN_CONFIGS "$TOP/lab/run.sh")
+check_configs=$(script_default CONFIGS "$TOP/lab/run.sh")
 check "lab/shell.sh's default kernel is make check's ($check_configs)" \
 	test "$(script_default '\*' "$TOP/lab/shell.sh")" = "$check_configs"
 check "make shell passes CONFIGS when given" test "$(make -s -n -C "$TOP" shell CONFIGS="vm bench" | tail -n1)" = "lab/shell.sh vm bench"
@@ -49,7 +49,7 @@ BUILD=$tmp/c APPEND='slab_free_lock_first="off"' "$TOP/lab/shell.sh" > "$tmp/out
 check "APPEND with a quote is refused with one line (vng splits it as a shell would)" \
 	bash -c '[ "$(wc -l < "$1")" = 1 ] && grep -q "^ERROR: stage shell: APPEND must be one line of kernel command line, without quotes" "$1"' _ "$tmp/out3"
 
-configs=${RUN_CONFIGS:-$check_configs}
+configs=${CONFIGS:-$check_configs}
 name=${configs// /-}
 kdir=$LB/$name
 if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || [ ! -f "$kdir/.config" ]; then

@@ -10,10 +10,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 one_error() { [ "$(grep -c '^ERROR:' "$1")" = 1 ] && has "$1" "$2"; }
 
-make -s -C "$TOP" stress SECONDS=5 > "$tmp/o1" 2>&1
-check "SECONDS=5: refused" one_error "$tmp/o1" "SECONDS must be a whole number from 30 to 3600, not '5'"
-make -s -C "$TOP" stress SECONDS=abc > "$tmp/o2" 2>&1
-check "SECONDS=abc: refused" one_error "$tmp/o2" "SECONDS must be a whole number from 30 to 3600, not 'abc'"
+make -s -C "$TOP" stress STRESS_SECONDS=5 > "$tmp/o1" 2>&1
+check "STRESS_SECONDS=5: refused" one_error "$tmp/o1" "STRESS_SECONDS must be a whole number from 30 to 3600, not '5'"
+make -s -C "$TOP" stress STRESS_SECONDS=abc > "$tmp/o2" 2>&1
+check "STRESS_SECONDS=abc: refused" one_error "$tmp/o2" "STRESS_SECONDS must be a whole number from 30 to 3600, not 'abc'"
+make -s -C "$TOP" stress SECONDS=5 > "$tmp/o8" 2>&1
+check "SECONDS=5, the old name: a warning, then read as STRESS_SECONDS" \
+	bash -c 'grep -q "^WARNING: stage stress: SECONDS is the old name of STRESS_SECONDS" "$1" && grep -q "STRESS_SECONDS must be a whole number from 30 to 3600, not .5." "$1"' _ "$tmp/o8"
 make -s -C "$TOP" stress CONFIG=foo > "$tmp/o3" 2>&1
 check "CONFIG=foo: refused" one_error "$tmp/o3" "CONFIG must be 'rt', not 'foo'"
 VCPUS=3 make -s -C "$TOP" stress > "$tmp/o4" 2>&1
