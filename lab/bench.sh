@@ -18,7 +18,11 @@
 #                  more of the CPUs) and the hackbench and test_vmalloc
 #                  loops from a timed probe (loops=auto); the sizes are in
 #                  the report, and a run too short to measure, or with
-#                  fewer tasks than CPUs, says so there
+#                  fewer tasks than CPUs, says so there.  With MATRIX=memcg
+#                  or slub, the matrix's items on the running kernel
+#                  (memcg: iperf3 pairs also at 32, 64, ... up to the CPU
+#                  count); the run records whether the kernel has the
+#                  series' options (host.side: head, base or another)
 #   SECONDS_PER=N  samples per sampled workload (default 5)
 #   MATRIX=stock   issue 16's memcg stock matrix instead of base against
 #                  head, five sides in one interleaved run (lab/ab.sh
@@ -103,7 +107,8 @@ if [ "${PARALLEL:-0}" = 1 ]; then
 	[ -z "${ACCEL:-}" ] || [ "$ACCEL" = mttcg ] || die "PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=$ACCEL"
 	export ACCEL=mttcg VCPUS=${VCPUS:-4}
 fi
-[ -z "${MATRIX:-}" ] || [ "${HOST:-0}" = 0 ] || die "MATRIX=$MATRIX boots kernels under QEMU; it cannot run with HOST=1"
+[ -z "${MATRIX:-}" ] || [ "${HOST:-0}" = 0 ] || [ "$MATRIX" != stock ] ||
+	die "MATRIX=stock compares 6.12 kernels of several slot counts under QEMU; it cannot run with HOST=1 (on a real machine: MATRIX=memcg or slub)"
 [ -z "${MATRIX:-}" ] || [ "${FULL:-0}" = 0 ] || die "MATRIX=$MATRIX has its own items; give BENCH instead of FULL=1"
 want_ab_settings
 want_new_out
@@ -167,7 +172,12 @@ if [ "${HOST:-0}" = 1 ]; then
 	# lab/common.sh), the loop counts sized at run time
 	host_cpus=$(nproc)
 	host_mem=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
-	mapfile -t matrix < <(SWEEP_POINTS=$SWEEP_POINTS host_matrix "$host_cpus" "${FULL:-0}" "${host_mem:-0}")
+	if [ -z "${MATRIX:-}" ]; then
+		mapfile -t matrix < <(SWEEP_POINTS=$SWEEP_POINTS host_matrix "$host_cpus" "${FULL:-0}" "${host_mem:-0}")
+	elif [ "$MATRIX" = memcg ]; then
+		# the matrix's items, and iperf3 pairs up to the CPU count
+		for ((k = 32; k <= host_cpus && k <= 1024; k *= 2)); do matrix+=("iperf3-cgroup:$k:64:mixed"); done
+	fi
 	: "${MMSCALE_HACKBENCH_LOOPS:=auto}" "${MMSCALE_VMALLOC_LOOPS:=auto}"
 	export MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS
 fi
@@ -227,6 +237,27 @@ out_dir() {
 	fi
 }
 
+# host_side: which kernel is running: make deb's base or head package (its
+# release ends -mmscale-base or -mmscale, lab/deb.sh), or another kernel;
+# and how many of the series' options (LINE_OPTIONS) its configuration
+# (/proc/config.gz, else /boot/config-RELEASE) sets
+host_side() {
+	local cfg n=0 o have=() r side
+	r=$(uname -r)
+	case $r in
+	*-mmscale-base) side="base (make deb's base package)" ;;
+	*-mmscale) side="head (make deb's head package)" ;;
+	*) side="another kernel" ;;
+	esac
+	cfg=$( { zcat /proc/config.gz || cat "/boot/config-$r"; } 2> /dev/null)
+	[ -n "$cfg" ] || { echo "$side, $r: no /proc/config.gz or /boot/config-$r"; return; }
+	for o in $LINE_OPTIONS; do
+		n=$((n + 1))
+		grep -q "^CONFIG_$o=y" <<< "$cfg" && have+=("$o")
+	done
+	echo "$side, $r: ${#have[@]} of the $BASE series' $n options${have[*]:+ (${have[*]})}"
+}
+
 if [ "${HOST:-0}" = 1 ]; then
 	[ "$(id -u)" = 0 ] || die "HOST=1 runs the workloads on this kernel and needs root (cgroups, tracefs, modprobe)"
 	out_dir "-host"
@@ -245,7 +276,9 @@ if [ "${HOST:-0}" = 1 ]; then
 			runs+=("host:$i:$OUT/host-$i.log:bench/workloads.sh exited with an error")
 		fi
 	done
-	meta=$(printf '{"host.kernel": "%s", "host.cpus": "%s", "host.cpu": "%s", "host.sizing": "%s"}' "$(uname -srv)" "$(nproc)" \
+	side=$(host_side)
+	say "the running kernel: $side"
+	meta=$(printf '{"host.kernel": "%s", "host.side": "%s", "host.cpus": "%s", "host.cpu": "%s", "host.sizing": "%s"}' "$(uname -srv)" "$side" "$(nproc)" \
 		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" "$sizing")
 	"$LAB_DIR/compare.py" collect --out "$OUT/results.json" --accel host --command "$cmd" \
 		--where "the running kernel, no QEMU: $(nproc) CPUs" --meta "$meta" "${runs[@]}" || die "collecting the results failed"

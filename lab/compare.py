@@ -473,6 +473,10 @@ def report(args):
     if base == head:
         raise Refused('A and B give the same runs (%s %s runs): every row would be +0.0%%; '
                       'give B=<another results folder>' % (a['path'], base[0]['side']))
+    ma, mb = machine(a), machine(b)
+    if a.get('accel') == 'host' and b.get('accel') == 'host' and ma and mb and ma != mb:
+        raise Refused('A ran on %s, B on %s: runs of two machines are never compared in one '
+                      '%%change; run both kernels on one machine (make bench HOST=1 under each)' % (ma, mb))
     if not args.out:
         return print_report(args, a, b, base, head, args.plots)
     out = new_folder(args.out)
