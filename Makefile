@@ -154,9 +154,9 @@ layout:
 # A and B are folders: quoted, so that a path with blanks is one argument
 compare:
 	$(KNOBS)
-	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>]))
+	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>] [AA=<results dir>]))
 	bash -c 'source lab/common.sh && build_mark && exec lab/compare.py report "$$@" --out "$$BUILD/compare/$$(date +%Y%m%d-%H%M%S)"' \
-		compare "$$A" $(if $(B),"$$B")
+		compare "$$A" $(if $(B),"$$B") $(if $(AA),--aa "$$AA")
 
 # LAST alone means FIRST=1
 BISECT_RANGE = $(or $(FIRST),$(if $(LAST),1)) $(LAST)

@@ -94,7 +94,8 @@
 # MMSCALE_BENCH_SECONDS (make bench HOST=1 does this).  A timed run shorter
 # than MMSCALE_MIN_SECONDS (default 1) gets a warn line.
 # What it needs: root; bash, coreutils, util-linux, kmod, rt-tests
-# (hackbench); cgroup v2 at /sys/fs/cgroup; tracefs for kprobe counts.
+# (hackbench); the memory controller on cgroup v2 (/sys/fs/cgroup, or the
+# cgroup2 mount of a hybrid layout); tracefs for kprobe counts.
 set -uo pipefail
 
 bin=${MMSCALE_BENCH_BIN:?MMSCALE_BENCH_BIN must name the directory of the built workloads}
@@ -113,7 +114,28 @@ slabs=${MMSCALE_SLABS:-kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k kmalloc-cg-6
 knob=${MMSCALE_VMALLOC_KNOB:-/proc/sys/vm/vmap_lazy_threshold_kbytes}
 [ -n "${MMSCALE_VMALLOC_KNOB:-}" ] || [ -e "$knob" ] || [ ! -e /proc/sys/vm/vmap_lazy_threshold_kb ] ||
 	knob=/proc/sys/vm/vmap_lazy_threshold_kb
-cg=/sys/fs/cgroup/mmscale-bench
+# cgroup_root: the cgroup v2 mount that has the memory controller, or
+# nothing; cgroup_why: why there is none (the skip reason)
+cgroup_root= cgroup_why=
+find_cgroup_root() {
+	local fs dir opts v1= v2=
+	while read -r _ dir fs opts _; do
+		case $fs in
+		cgroup2) [ -n "$v2" ] || v2=$dir
+			grep -qw memory "$dir/cgroup.controllers" 2> /dev/null && { cgroup_root=$dir; return; } ;;
+		cgroup) [[ ,$opts, != *,memory,* ]] || v1=$dir ;;
+		esac
+	done < /proc/mounts
+	if [ -n "$v1" ]; then
+		cgroup_why="the memory controller is on cgroup v1 ($v1)${v2:+, not on cgroup v2 ($v2)}: boot with systemd.unified_cgroup_hierarchy=1, or cgroup_no_v1=memory"
+	elif [ -n "$v2" ]; then
+		cgroup_why="cgroup v2 ($v2) has no memory controller: this kernel was built without CONFIG_MEMCG, or booted with cgroup_disable=memory"
+	else
+		cgroup_why="no cgroup v2 is mounted (mount -t cgroup2 none /sys/fs/cgroup)"
+	fi
+}
+find_cgroup_root
+cg=${cgroup_root:-/sys/fs/cgroup}/mmscale-bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/mmscale-bench.XXXXXX")
 tracing=/sys/kernel/tracing
 [ -d $tracing/instances ] || tracing=/sys/kernel/debug/tracing
@@ -357,22 +379,22 @@ run_sampled() {
 
 cgroups_make() {
 	local k=$1 i
-	# 2: no cgroup v2 here (the caller says skip), 1: it failed
-	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || return 2
+	# 2: no memory controller on cgroup v2 here (the caller says skip), 1: it failed
+	[ -n "$cgroup_root" ] || return 2
 	cgroups_remove
-	mkdir -p $cg && echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir -p $cg && echo +memory > "$cgroup_root/cgroup.subtree_control" &&
 		echo +memory > $cg/cgroup.subtree_control || return 1
 	for ((i = 0; i < k; i++)); do mkdir $cg/g$i || return 1; done
 }
 
 # cgroups_ready WORKLOAD K: K cgroups for WORKLOAD, or a skip line (no
-# cgroup v2 on this machine) or an error line, and non-zero.
+# memory controller on cgroup v2 here, and why) or an error line, and non-zero.
 cgroups_ready() {
 	local rc=0
 	cgroups_make "$2" || rc=$?
 	case $rc in
 	0) return 0 ;;
-	2) echo "mmscale: skip $1 /sys/fs/cgroup is not cgroup v2 (memory cgroups needed)" ;;
+	2) echo "mmscale: skip $1 memory cgroups needed: $cgroup_why" ;;
 	*) error "$1 could not create $2 cgroups under $cg"; cgroups_remove ;;
 	esac
 	return 1
@@ -509,7 +531,7 @@ run_madvise_fault() {
 # server on CPU 2i and the client on CPU 2i+1, mod CPUs (socket memory
 # charged on one CPU and uncharged on another).
 run_iperf3_cgroup() {
-	local k=$1 mib=${2:-64} place=${3:-mixed} w=iperf3-cgroup${3:+-$3}@pairs=$1 i n t0 t bad=0 clients
+	local k=$1 mib=${2:-64} place=${3:-mixed} w=iperf3-cgroup${3:+-$3}@pairs=$1 i n t0 t bad=0 clients per_pair
 	local -a srv_cpu=() cli_cpu=()
 	command -v iperf3 > /dev/null || { echo "mmscale: skip $w iperf3 is not installed"; return; }
 	[ "$place" = mixed ] || command -v taskset > /dev/null ||
@@ -537,7 +559,7 @@ run_iperf3_cgroup() {
 	t0=$(date +%s.%N)
 	for ((i = 0; i < k; i++)); do
 		sh -c 'echo $$ > "$1/cgroup.procs" && c=$2 && shift 2 && exec ${c:+taskset -c $c} iperf3 "$@"' sh "$cg/g$i" "${cli_cpu[i]}" \
-			-c 127.0.0.1 -p $((5201 + i)) -Z -l 10K -n "${mib}M" > "$work/cli$i" 2>&1 &
+			-c 127.0.0.1 -p $((5201 + i)) -Z -l 10K -n "${mib}M" -f g > "$work/cli$i" 2>&1 &
 		clients+=($!)
 	done
 	wait "${clients[@]}"
@@ -549,11 +571,17 @@ run_iperf3_cgroup() {
 	for ((i = 0; i < k; i++)); do
 		grep -q 'iperf Done' "$work/cli$i" || { bad=1; error "$w pair $i failed: $(tail -n 1 "$work/cli$i")"; }
 	done
+	# each client's own rate (its sender line, -f g: Gbit/s), as a mean
+	per_pair=$(cat "$work"/cli* | awk '$NF == "sender" && $(NF - 2) == "Gbits/sec" { s += $(NF - 3); n++ }
+		END { if (n) printf "%.3f", s / n }')
 	rm -f "$work"/srv* "$work"/cli*
 	cgroups_remove
 	[ "$bad" = 0 ] || return
 	too_short "$w" "$t" "a larger MIB (iperf3-cgroup:K:MIB) lengthens it"
 	echo "mmscale: metric $w iperf3.MiB_per_s $(awk -v m=$((mib * k)) -v t="$t" 'BEGIN { printf "%.1f", m / t }')"
+	# all pairs' bytes over the wall time, in Gbit/s (10^9 bits)
+	echo "mmscale: metric $w iperf3.total.Gbit_per_s $(awk -v m=$((mib * k)) -v t="$t" 'BEGIN { printf "%.3f", m * 8388608 / t / 1e9 }')"
+	[ -z "$per_pair" ] || echo "mmscale: metric $w iperf3.pair.Gbit_per_s $per_pair"
 	counters_end "$w" $((k * mib * 1024 / 10))
 }
 

@@ -10,7 +10,7 @@ and print LKP-style A/B tables from saved results.
       run) and saves every run, failed ones included, with the facts given.
       SIDE is base, head, host or another name of lower case letters and
       digits (lab/ab.sh SIDES); FAILURE is empty for a run that completed.
-  compare.py report A [B] [--out DIR | --plots DIR] [--all-counters] [--keys REGEX]
+  compare.py report A [B] [--aa AA] [--out DIR | --plots DIR] [--all-counters] [--keys REGEX]
       A and B are result directories (or results.json files).  Base runs are
       A's "base" runs (else its "host" runs), head runs are B's "head" runs
       (else its "host" runs); B defaults to A.  Refuses to compare runs with
@@ -29,6 +29,12 @@ and print LKP-style A/B tables from saved results.
       gnuplot PNG per metric into the --plots DIR.  --out DIR writes the
       tables (compare.txt) and the plots into a new folder DIR (DIR-2, DIR-3
       ... when it exists), never into the results (make compare).
+      --aa AA: another results folder of A's kernel on A's machine (make
+      bench HOST=1 run again under the same kernel): each row gets the A/A
+      noise floor (the range of A's and AA's runs over their mean), and a
+      change is marked only when it is also larger than that floor.  When
+      base and head ran the very same kernel (an A/A of HOST=1 runs), the
+      report says so and marks nothing.
 
   compare.py matrix A [--pairs A:B,...] [--aa A:B] [--keys REGEX]
       For a run of more than two sides (lab/ab.sh with SIDES, make bench
@@ -390,9 +396,10 @@ def sort_key(workload):
     return (name, 0 if v.isdigit() else 1, int(v) if v.isdigit() else 0, v)
 
 
-def table_header(title):
-    print('\n%s\n%21s %16s %21s' % (title, 'base', '%change', 'head'))
-    print('%21s %16s %21s' % ('-' * 18, '-' * 14, '-' * 18))
+def table_header(title, aa=None):
+    floor = '' if aa is None else ' %8s' % 'A/A'
+    print('\n%s\n%21s %16s %21s%s' % (title, 'base', '%change', 'head', floor))
+    print('%21s %16s %21s%s' % ('-' * 18, '-' * 14, '-' * 18, '' if aa is None else ' ' + '-' * 8))
 
 
 def want_regex(keys):
@@ -459,6 +466,32 @@ def mixed(a, b, base, head):
     return warn
 
 
+def releases(runs):
+    """The kernels (uname -r -v, as the guest or host printed it) of runs."""
+    return {r['uname'] for r in runs if isinstance(r.get('uname'), str)}
+
+
+def floor_of(aa, runs, workload, what, key):
+    """A cell's A/A floor: A's and AA's runs of it (None without AA)."""
+    if aa is None:
+        return None
+    return aa_floor(values(runs, workload, what, key), values(aa, workload, what, key))
+
+
+def beyond(va, vb, floor):
+    """A change larger than an A/A floor (True when there is no floor)."""
+    if floor is None:
+        return True
+    ma = statistics.mean(va)
+    return bool(ma) and abs(statistics.mean(vb) - ma) > floor * abs(ma)
+
+
+def floor_cell(floor, aa):
+    if aa is None:
+        return ''
+    return ' %8s' % ('-' if floor is None else '%.0f%%' % (floor * 100))
+
+
 def report(args):
     want_regex(args.keys)
     for d in (args.plots, args.out):
@@ -477,6 +510,22 @@ def report(args):
     if a.get('accel') == 'host' and b.get('accel') == 'host' and ma and mb and ma != mb:
         raise Refused('A ran on %s, B on %s: runs of two machines are never compared in one '
                       '%%change; run both kernels on one machine (make bench HOST=1 under each)' % (ma, mb))
+    aa = None
+    if args.aa:
+        aa_doc = load(args.aa)
+        if aa_doc['path'] in (a['path'], b['path']):
+            raise Refused('AA is A or B itself: give a third folder, a second run of A\'s kernel')
+        aa = pick(aa_doc, 'base')
+        if not aa:
+            raise Refused('no base or host runs in %s' % aa_doc['path'])
+        ka, kaa = releases(base), releases(aa)
+        if ka != kaa:
+            raise Refused('AA=%s ran %s, A ran %s: an A/A floor comes from the same kernel as A'
+                          % (args.aa, ' '.join(sorted(kaa)) or '?', ' '.join(sorted(ka)) or '?'))
+        mx = machine(aa_doc)
+        if ma and mx and ma != mx:
+            raise Refused('AA ran on %s, A on %s: an A/A floor comes from A\'s machine' % (mx, ma))
+    args.aa_runs = aa
     if not args.out:
         return print_report(args, a, b, base, head, args.plots)
     out = new_folder(args.out)
@@ -514,24 +563,36 @@ def print_report(args, a, b, base, head, plotdir):
                 print('#   %s: %s' % (k, v))
         if doc.get('command'):
             print('#   command: %s' % doc['command'])
+    aa = getattr(args, 'aa_runs', None)
+    same = bool(releases(base)) and releases(base) == releases(head)
+    if same:
+        print('# A/A: base and head ran the same kernel (%s): every change below is this '
+              'machine\'s noise, nothing is marked%s'
+              % (' '.join(sorted(releases(base))), '' if aa else '; give it as AA= beside an A/B of this machine'))
+    if aa:
+        print('# A/A floor: %d runs of %s (%s), with base\'s runs: a change is marked only '
+              'when it is also larger than the floor column' % (len(aa), args.aa, ' '.join(sorted(releases(aa)))))
     workloads = sorted({w for r in base + head for w in r['workloads']}, key=sort_key)
     shown = 0
     for w in workloads:
         keys = sorted({k for r in base + head for k in r['workloads'].get(w, {}).get('metrics', {})})
         if not keys:
             continue
-        table_header(w)
+        table_header(w, aa)
         for key in keys:
             va, vb = values(base, w, 'metrics', key), values(head, w, 'metrics', key)
             if not va or not vb:
                 print(one_sided(va, vb, key))
                 continue
-            print('%s %s%s %s  %s' % (cell(va), change(va, vb), '*' if significant(va, vb) else ' ',
-                                      cell(vb), key))
+            floor = floor_of(aa, base, w, 'metrics', key)
+            mark = not same and significant(va, vb) and beyond(va, vb, floor)
+            print('%s %s%s %s%s  %s' % (cell(va), change(va, vb), '*' if mark else ' ',
+                                        cell(vb), floor_cell(floor, aa), key))
             shown += 1
     print('\n* = significant: each median outside the other side\'s min-max (2+ runs a side); '
-          'counters: and a change of 1% and 5 events a run or more')
-    counter_tables(base, head, workloads, args.all_counters, args.keys)
+          'counters: and a change of 1%% and 5 events a run or more%s'
+          % ('; and larger than the A/A floor' if aa else ''))
+    counter_tables(base, head, workloads, args.all_counters, args.keys, aa=aa, same=same)
     failures(base, head)
     if plotdir:
         os.makedirs(plotdir, exist_ok=True)
@@ -539,7 +600,7 @@ def print_report(args, a, b, base, head, plotdir):
     return 0 if shown else 1
 
 
-def counter_tables(base, head, workloads, show_all, only=None):
+def counter_tables(base, head, workloads, show_all, only=None, aa=None, same=False):
     printed = False
     for w in workloads:
         keys = sorted({k for r in base + head for k in r['workloads'].get(w, {}).get('counters', {})})
@@ -558,16 +619,17 @@ def counter_tables(base, head, workloads, show_all, only=None):
             if not va or not vb:
                 rows.append(one_sided(va, vb, key))
                 continue
-            rows.append('%s %s%s %s  %s' % (cell(va), change(va, vb),
-                                            '*' if counter_marked(base, head, w, key, va, vb) else ' ',
-                                            cell(vb), key))
+            floor = floor_of(aa, base, w, 'counters', key)
+            mark = not same and counter_marked(base, head, w, key, va, vb) and beyond(va, vb, floor)
+            rows.append('%s %s%s %s%s  %s' % (cell(va), change(va, vb), '*' if mark else ' ',
+                                              cell(vb), floor_cell(floor, aa), key))
         if rows:
             if not printed:
                 print('\n# mechanism counters, per 1000 operations of the workload; slab.CACHE.*: '
                       'per 1M frees to that cache, caches with 1%+ of the frees (deltas around '
                       'each run; all of them are in results.json)')
                 printed = True
-            table_header(w + ' (per 1000 ops)')
+            table_header(w + ' (per 1000 ops)', aa)
             print('\n'.join(rows))
 
 
@@ -882,6 +944,7 @@ def main():
     r.add_argument('b', nargs='?')
     r.add_argument('--plots', metavar='DIR')
     r.add_argument('--out', metavar='DIR', help='a new folder for compare.txt and the plots')
+    r.add_argument('--aa', metavar='AA', help='a second results folder of A\'s kernel: the A/A noise floor')
     r.add_argument('--all-counters', action='store_true')
     r.add_argument('--keys', metavar='REGEX', help='only counters whose key matches (re.search)')
     w = sub.add_parser('sweep', help='one side of a sweep as a plain table')

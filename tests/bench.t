@@ -80,7 +80,7 @@ check "an unknown item is an error line" has "$tmp/w" '^mmscale: error bogus:1 u
 check "xnode-free: remote frees, or a skip with one node" has "$tmp/w" '^mmscale: (ops xnode-free@signals=64 128|skip xnode-free@signals=64 needs two NUMA nodes with CPUs)$'
 check "stress-ng udp: its bogo ops are the operations" has "$tmp/w" '^mmscale: (ops stress-ng-udp@ops=200 200|skip stress-ng-udp@ops=200 stress-ng is not installed)$'
 # (a machine whose cgroups this user may not change gets an error line)
-check "memcg-nested-fault: faults counted, or a skip or an error that says why" has "$tmp/w" '^mmscale: (ops memcg-nested-fault@depth=2 [1-9][0-9]*|skip memcg-nested-fault@depth=2 /sys/fs/cgroup is not cgroup v2 .*|error memcg-nested-fault@depth=2 .+)$'
+check "memcg-nested-fault: faults counted, or a skip or an error that says why" has "$tmp/w" '^mmscale: (ops memcg-nested-fault@depth=2 [1-9][0-9]*|skip memcg-nested-fault@depth=2 memory cgroups needed: .+|error memcg-nested-fault@depth=2 .+)$'
 check "a kprobe that cannot be counted is said, not hidden" has "$tmp/w" 'kprobe no_such_function_xyz: no such|no tracefs kprobe_events'
 check "slab-empty-partial: a count, or a skip that names the options" has "$tmp/w" '^mmscale: (metric slab-empty-partial slab\.partial_empty [0-9]+|skip slab-empty-partial needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS)$'
 check "end marker" has "$tmp/w" '^mmscale: bench done$'

@@ -62,6 +62,22 @@ check "sweep: one row per key, one column per point (means)" \
 "$cmp" report "$tmp/a.json" "$tmp/b.json" > "$tmp/host.out" 2>&1
 check "two HOST=1 results compare" has "$tmp/host.out" '^ +1050 ±  7% +\+95\.2%\* +2050 ±  3%  will-it-scale\.2\.threads$'
 check "host results carry no TCG label" bash -c "! grep -q TCG '$tmp/host.out'"
+# an A/A floor (AA=): base's kernel again; a change inside the floor is not marked
+"$cmp" collect --out "$tmp/aa.json" --accel host host:1:$d/base-3.log: host:2:$d/base-2.log: > /dev/null
+"$cmp" report "$tmp/a.json" "$tmp/b.json" --aa "$tmp/aa.json" > "$tmp/aa.out" 2>&1
+check "AA: the floor column, and a change past it still marked" has "$tmp/aa.out" '^ +1050 ±  7% +\+95\.2%\* +2050 ±  3% +[0-9]+%  will-it-scale\.2\.threads$'
+sed 's/will-it-scale.2.threads 1000$/will-it-scale.2.threads 3000/' "$d/base-1.log" > "$tmp/wide.log"
+"$cmp" collect --out "$tmp/aawide.json" --accel host host:1:$tmp/wide.log: host:2:$d/base-2.log: > /dev/null
+"$cmp" report "$tmp/a.json" "$tmp/b.json" --aa "$tmp/aawide.json" > "$tmp/aawide.out" 2>&1
+check "AA: a change inside the floor is not marked" has "$tmp/aawide.out" '^ +1050 ±  7% +\+95\.2% +2050 ±  3% +[0-9]+%  will-it-scale\.2\.threads$'
+"$cmp" report "$tmp/a.json" "$tmp/b.json" --aa "$tmp/b.json" > "$tmp/aab.out" 2>&1
+check "AA: B itself is refused" has "$tmp/aab.out" "^ERROR: AA is A or B itself"
+"$cmp" collect --out "$tmp/aak.json" --accel host host:1:$d/head-3.log: host:2:$d/head-2.log: > /dev/null
+"$cmp" report "$tmp/a.json" "$tmp/b.json" --aa "$tmp/aak.json" > "$tmp/aak.out" 2>&1
+check "AA: another kernel than A's is refused" has "$tmp/aak.out" "^ERROR: AA=.* ran 6\.12\.117-head .* A ran 6\.12\.117-base .*: an A/A floor comes from the same kernel as A"
+"$cmp" report "$tmp/a.json" "$tmp/aa.json" > "$tmp/same.out" 2>&1
+check "the same kernel on both sides: said to be an A/A, nothing marked" \
+	bash -c "grep -q '^# A/A: base and head ran the same kernel' '$tmp/same.out' && ! grep -q '%\*' '$tmp/same.out'"
 
 # slab counters: per 1M frees to that cache; caches under 1% of the frees hidden
 for side in base head; do
