@@ -41,8 +41,11 @@
 #   make layout                 cache lines of the per-CPU memcg stock for N =
 #                               1, 4, 7, 8, 16 slots, plain, lockdep, RT
 #                               (lab/layout.sh: gdb ptype /o)
-#   make compare A=DIR [B=DIR]  tables again from saved build/<line>/results/ dirs,
-#                               written to a new build/<line>/compare/<time>/
+#   make compare A=DIR [B=DIR] [AA=DIR]  tables again from saved results
+#                               (ours, LKP result folders, mmtests logs), with
+#                               an A/A floor; into build/<line>/compare/<time>/
+#   make jobs [MATRIX=name]     the bench matrices as LKP job files and mmtests
+#                               configs, in build/<line>/jobs/<time>/
 #   make bisect [FIRST=n LAST=m] [CONFIGS="vm"]   build + boot each patch alone
 #   make topics                 each topic applies alone, forward == reverse,
 #                               kernel-doc, placeholders (lab/topics.sh)
@@ -78,7 +81,7 @@ KNOBS = @MMSCALE_GOALS='$(or $(MAKECMDGOALS),all)' \
 	MMSCALE_CMDLINE='$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))' \
 	lab/knobs.sh $@
 
-.PHONY: all run check deps source tree export build shell test bench deb stress equiv layout compare bisect topics mail kunit docs help clean
+.PHONY: all run check deps source tree export build shell test bench deb stress equiv layout jobs compare bisect topics mail kunit docs help clean
 
 all: help
 
@@ -152,6 +155,10 @@ layout:
 	lab/layout.sh
 
 # A and B are folders: quoted, so that a path with blanks is one argument
+jobs:
+	$(KNOBS)
+	lab/jobs.sh
+
 compare:
 	$(KNOBS)
 	$(if $(A),,$(error usage: make compare A=<results dir> [B=<results dir>] [AA=<results dir>]))

@@ -590,10 +590,13 @@ run_iperf3_cgroup() {
 # one uncharge per page written (small folios, tmpfs's default), the
 # uncharges from truncation's folio batches.  Operations are the pages.
 run_shmem_cgroup() {
-	local k=$1 mib=${2:-16} w=shmem-cgroup@cgroups=$1 i t0 t rounds=20 pid bad=0
+	local k=$1 mib=${2:-16} w=shmem-cgroup@cgroups=$1 i t0 t rounds=20 pid bad=0 shm
 	local -a pids=()
-	[ "$(stat -f -c %T "$work")" = tmpfs ] ||
-		{ echo "mmscale: skip $w $work is not on tmpfs"; return; }
+	# the tmpfs of the run (MMSCALE_BENCH_TMP), else the scratch folder
+	for shm in "$tmp" "$work"; do [ "$(stat -f -c %T "$shm")" = tmpfs ] && break; done
+	[ "$(stat -f -c %T "$shm")" = tmpfs ] ||
+		{ echo "mmscale: skip $w neither $tmp nor $work is on tmpfs"; return; }
+	shm=$shm/mmscale-shm.$$
 	cgroups_ready "$w" "$k" || return
 	size "$w" "$k" "cgroups=$k, $mib MiB each, $rounds rounds"
 	counters_begin
@@ -603,15 +606,15 @@ run_shmem_cgroup() {
 			for r in $(seq $4); do
 				dd if=/dev/zero of="$2" bs=64K count=$(($3 * 16)) status=none || exit 1
 				rm -f "$2"
-			done' sh "$cg/g$i" "$work/shm$i" "$mib" "$rounds" &
+			done' sh "$cg/g$i" "$shm$i" "$mib" "$rounds" &
 		pids+=($!)
 	done
 	for pid in "${pids[@]}"; do wait "$pid" || bad=1; done
 	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 	counters_stop
-	rm -f "$work"/shm*
+	rm -f "$shm"*
 	cgroups_remove
-	[ "$bad" = 0 ] || { error "$w a writer failed (is $work full?)"; return; }
+	[ "$bad" = 0 ] || { error "$w a writer failed (is $shm full?)"; return; }
 	too_short "$w" "$t" "a larger MIB (shmem-cgroup:K:MIB) lengthens it"
 	echo "mmscale: metric $w shmem.MiB_per_s $(awk -v m=$((mib * k * rounds)) -v t="$t" 'BEGIN { printf "%.1f", m / t }')"
 	counters_end "$w" $((k * mib * rounds * 256))
@@ -692,6 +695,10 @@ run_vmalloc() {
 	local tests=$1 thr=$2 w mask old="" n mark t0 t vloops=${MMSCALE_VMALLOC_LOOPS:-20000}
 	w=vmalloc-$tests@threshold_kb=$thr
 	mask=$(vmalloc_mask "$tests") || { error "$w unknown test in '$tests'"; return; }
+	modinfo test_vmalloc > /dev/null 2>&1 || {
+		echo "mmscale: skip $w this kernel has no test_vmalloc module (CONFIG_TEST_VMALLOC=m; make deb's packages have it)"
+		return
+	}
 	if [ -e "$knob" ]; then
 		old=$(cat "$knob")
 		echo "$(threshold_kb "$thr")" > "$knob" ||
@@ -823,7 +830,8 @@ node_count() {
 # node_first_cpu N: the first CPU of NUMA node N, or nothing
 node_first_cpu() {
 	local l
-	read -r l < "/sys/devices/system/node/node$1/cpulist" 2>/dev/null || return 0
+	[ -r "/sys/devices/system/node/node$1/cpulist" ] || return 0
+	read -r l < "/sys/devices/system/node/node$1/cpulist" || return 0
 	l=${l%%,*}
 	echo "${l%%-*}"
 }

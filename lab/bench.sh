@@ -174,9 +174,34 @@ if [ "${HOST:-0}" = 1 ]; then
 	host_mem=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
 	if [ -z "${MATRIX:-}" ]; then
 		mapfile -t matrix < <(SWEEP_POINTS=$SWEEP_POINTS host_matrix "$host_cpus" "${FULL:-0}" "${host_mem:-0}")
-	elif [ "$MATRIX" = memcg ]; then
-		# the matrix's items, and iperf3 pairs up to the CPU count
-		for ((k = 32; k <= host_cpus && k <= 1024; k *= 2)); do matrix+=("iperf3-cgroup:$k:64:mixed"); done
+	else
+		# the matrix's items, scaled to the machine as host_matrix sizes
+		# them, never below the matrix's own sizes: hackbench groups of 20
+		# tasks for 100% and 800% of the CPUs, a cgroup a group; the tmpfs
+		# writers and the madvise loop a cgroup a CPU; stress-ng 10000
+		# operations a CPU; and iperf3 pairs up to the CPU count
+		scaled=()
+		g1=$(((host_cpus + 19) / 20)) g8=$(((host_cpus * 8 + 19) / 20))
+		for item in "${matrix[@]}"; do
+			IFS=: read -r -a f <<< "$item"
+			case ${f[0]} in
+			hackbench)
+				for g in "$g1" "$g8"; do
+					scaled+=("${f[0]}:${f[1]}:${f[2]}:$((g > f[3] ? g : f[3]))")
+				done ;;
+			hackbench-cgroup) scaled+=("${f[0]}:${f[1]}:${f[2]}:$((g1 > f[3] ? g1 : f[3]))") ;;
+			shmem-cgroup) scaled+=("${f[0]}:$((host_cpus > f[1] ? host_cpus : f[1]))") ;;
+			memcg-madvise-fault)
+				scaled+=("$item")
+				[ "${f[1]}" != 32 ] || [ "$host_cpus" -le 32 ] || scaled+=("${f[0]}:$host_cpus:${f[2]}") ;;
+			stress-ng) scaled+=("${f[0]}:${f[1]}:$((host_cpus * 10000 > f[2] ? host_cpus * 10000 : f[2]))") ;;
+			*) scaled+=("$item") ;;
+			esac
+		done
+		mapfile -t matrix < <(printf '%s\n' "${scaled[@]}" | awk '!seen[$0]++')
+		if [ "$MATRIX" = memcg ]; then
+			for ((k = 32; k <= host_cpus && k <= 1024; k *= 2)); do matrix+=("iperf3-cgroup:$k:64:mixed"); done
+		fi
 	fi
 	: "${MMSCALE_HACKBENCH_LOOPS:=auto}" "${MMSCALE_VMALLOC_LOOPS:=auto}"
 	export MMSCALE_HACKBENCH_LOOPS MMSCALE_VMALLOC_LOOPS

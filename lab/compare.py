@@ -35,6 +35,9 @@ and print LKP-style A/B tables from saved results.
       change is marked only when it is also larger than that floor.  When
       base and head ran the very same kernel (an A/A of HOST=1 runs), the
       report says so and marks nothing.
+      A, B and AA may also be an LKP (lkp-tests) result folder or an
+      mmtests log folder (work/log/RUNNAME): lab/fleet.py reads their runs
+      as "host" runs keyed by the kernel release each ran, metrics only.
 
   compare.py matrix A [--pairs A:B,...] [--aa A:B] [--keys REGEX]
       For a run of more than two sides (lab/ab.sh with SIDES, make bench
@@ -223,8 +226,15 @@ def load(path):
         raise Refused('%s: no such results folder or file' % path)
     if os.path.isdir(path):
         if not os.path.isfile(os.path.join(path, 'results.json')):
-            raise Refused('%s is not a results folder (it has no results.json; '
-                          'make bench writes them under build/results/)' % path)
+            import fleet  # lab/fleet.py: the results of LKP and mmtests
+            kind = fleet.detect(path)
+            if kind:
+                doc = {'lkp': fleet.load_lkp, 'mmtests': fleet.load_mmtests}[kind](path, Refused)
+                doc['path'] = os.path.join(path, '')  # the folder: dirname() of it is itself
+                return doc
+            raise Refused('%s is not a results folder (it has no results.json; make bench writes them '
+                          'under build/results/), nor an LKP result folder (job.yaml, stats.json) or an '
+                          'mmtests log folder (iter-N/), which are read too' % path)
         path = os.path.join(path, 'results.json')
     try:
         with open(path, errors='strict') as f:
@@ -597,6 +607,9 @@ def print_report(args, a, b, base, head, plotdir):
     if plotdir:
         os.makedirs(plotdir, exist_ok=True)
         plots(base, head, workloads, plotdir)
+    if not shown:
+        print('# nothing to compare: no workload gave a metric on both sides (the failures and '
+              'skips above say why)')
     return 0 if shown else 1
 
 
@@ -652,15 +665,23 @@ def failures(base, head, sided=None):
     print('\n# failed runs and workloads: %s' % ('none' if not lines else len(lines)))
     for line in lines:
         print('  ' + line)
+    # a reason once, then the workloads it skipped, grouped by the runs
     skipped = {}
     for side, r in sided:
         for w, d in r['workloads'].items():
             for why in d.get('skipped', []):
-                skipped.setdefault((side, w, why), []).append(r['run'])
+                skipped.setdefault(why, {}).setdefault(w, {}).setdefault(side, []).append(r['run'])
     if skipped:
         print('# not applicable (skipped by the workload, with its reason):')
-        for (side, w, why), runs in sorted(skipped.items()):
-            print('  %s runs %s: %s: %s' % (side, ','.join(map(str, runs)), w, why))
+        for why, by_workload in sorted(skipped.items()):
+            print('  %s' % why)
+            groups = {}
+            for w, sides in by_workload.items():
+                where = ', '.join('%s runs %s' % (side, ','.join(map(str, runs)))
+                                  for side, runs in sorted(sides.items()))
+                groups.setdefault(where, []).append(w)
+            for where, ws in sorted(groups.items()):
+                print('    %s: %s' % (where, ', '.join(sorted(ws, key=sort_key))))
     for key, title in (('sizes', 'sizes (what each workload ran with)'),
                        ('warnings', 'warnings (numbers too weak to use, as the runs said)')):
         seen = {}

@@ -51,6 +51,8 @@ pkgs=(
 	gdb
 	# benchmarks
 	rt-tests stress-ng gnuplot-nox iperf3
+	# make jobs' test: the LKP job files read as YAML (tests/jobs.t)
+	python3-yaml
 	# virtme-ng's dependencies (virtme-ng itself: from sid, see above)
 	python3-requests python3-argcomplete kbd util-linux-extra file
 	# make mail: b4 prep and b4 send (Debian 12's b4 0.12)

@@ -25,6 +25,13 @@ BASE=6.12 MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
 check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock compares 6.12 kernels of several slot counts under QEMU; it cannot run with HOST=1'
 MATRIX=memcg HOST=1 "$TOP/lab/bench.sh" --plan > "$tmp/o22" 2>&1
 check "MATRIX=memcg HOST=1: the matrix's items on the running kernel" has "$tmp/o22" '^iperf3-cgroup:1:64:mixed,.*,shmem-cgroup:4$'
+# sized from the machine (nproc honours OMP_NUM_THREADS: a 64-CPU machine)
+OMP_NUM_THREADS=64 MATRIX=slub HOST=1 "$TOP/lab/bench.sh" --plan > "$tmp/o23" 2>&1
+check "MATRIX=slub HOST=1 on 64 CPUs: hackbench at 100% and 800% of the CPUs, stress-ng ops a CPU" \
+	has "$tmp/o23" '^hackbench:process:pipe:4,hackbench:process:pipe:26,.*,stress-ng:udp:640000,'
+OMP_NUM_THREADS=64 MATRIX=memcg HOST=1 "$TOP/lab/bench.sh" --plan > "$tmp/o24" 2>&1
+check "MATRIX=memcg HOST=1 on 64 CPUs: a cgroup a CPU, iperf3 pairs up to the CPUs" \
+	has "$tmp/o24" 'memcg-madvise-fault:64:nothp,.*shmem-cgroup:64,iperf3-cgroup:32:64:mixed,iperf3-cgroup:64:64:mixed$'
 PARALLEL=1 ACCEL=tcg "$TOP/lab/bench.sh" > "$tmp/o8" 2>&1
 check "PARALLEL=1 with another accelerator is refused" has "$tmp/o8" 'PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=tcg'
 PARALLEL=2 "$TOP/lab/bench.sh" > "$tmp/o9" 2>&1
