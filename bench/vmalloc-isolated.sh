@@ -1,5 +1,5 @@
-# bench/vmalloc-isolated.sh - a guest plan (lab/boot.sh -p, sourced by
-# lab/guest-init.sh): kernel TLB flushes, lazy purges and the IPIs an
+# bench/vmalloc-isolated.sh - a guest plan (lab/stages/boot.sh -p, sourced by
+# lab/guest/init.sh): kernel TLB flushes, lazy purges and the IPIs an
 # isolated CPU takes while test_vmalloc frees vmalloc space, at several
 # lazy-purge thresholds (the 7.3 vmalloc topic's vm.vmap_lazy_threshold_kbytes).
 #

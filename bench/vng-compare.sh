@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/vng-compare.sh - lab/boot.sh against virtme-ng (vng) on one kernel:
+# bench/vng-compare.sh - lab/stages/boot.sh against virtme-ng (vng) on one kernel:
 # the measured run behind docs/lab-internals.md's side-by-side table
 # (issue 30).  Not a test, and not in make check.
 #
@@ -25,7 +25,7 @@
 # build/<line>/vng-compare/<time>/.
 # What it needs: the kernel (make build), virtme-ng (make deps), util-linux.
 set -euo pipefail
-source "$(dirname "$0")/../lab/common.sh"
+source "$(dirname "$0")/../lab/lib/common.sh"
 STAGE=vng-compare
 configs=${*:-$DEFAULT_CONFIGS}
 want_fragments "CONFIGS=$configs" "$configs"
@@ -83,7 +83,7 @@ one() {
 	t0=$(date +%s)
 	if [ "$way" = boot.sh ]; then
 		cap=$out/$name.console.log
-		ACCEL=$accel "$LAB_DIR/boot.sh" -k "$kernel" -M "$O/modroot" -l "$cap" -p "$out/$plan" -t 900 -a "$args" \
+		ACCEL=$accel "$LAB_DIR/stages/boot.sh" -k "$kernel" -M "$O/modroot" -l "$cap" -p "$out/$plan" -t 900 -a "$args" \
 			> "$out/$name.out" 2>&1 &
 	else
 		cap=$out/$name.out

@@ -69,7 +69,7 @@
 #                                           short to measure, or fewer tasks
 #                                           than CPUs)
 # and "mmscale: bench done" at the end.  WORKLOAD names carry their
-# parameter after '@' (e.g. page_fault3-threads@tasks=2), which lab/compare.py
+# parameter after '@' (e.g. page_fault3-threads@tasks=2), which lab/py/compare.py
 # uses for sweep plots.
 # Counters: /proc/vmstat deltas; kprobe hit counts (tracefs kprobe_profile)
 # on MMSCALE_KPROBES, counted from a tracefs instance whose buffer is off,
@@ -102,7 +102,7 @@ bin=${MMSCALE_BENCH_BIN:?MMSCALE_BENCH_BIN must name the directory of the built 
 secs=${MMSCALE_BENCH_SECONDS:-5}
 tmp=${MMSCALE_BENCH_TMP:-/tmp}
 kprobes=${MMSCALE_KPROBES:-page_counter_try_charge page_counter_uncharge flush_tlb_kernel_range __purge_vmap_area_lazy}
-# probes inside functions, NAME@SYMBOL+OFF, for this kernel only (lab/ab.sh
+# probes inside functions, NAME@SYMBOL+OFF, for this kernel only (lab/stages/ab.sh
 # PROBE_LINE finds them with bench/probe-sites.sh); the sites of one NAME
 # are counted together as kprobe.NAME
 kprobes+=" ${MMSCALE_KPROBE_SITES:-}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/accel.t - ACCEL=auto keeps the KVM probe's verdict per host and
-# kernel image (lab/boot.sh): a second boot of the same image does not
+# kernel image (lab/stages/boot.sh): a second boot of the same image does not
 # probe, ACCEL_PROBE=1 probes again and keeps the new verdict, another
 # image is probed on its own, no verdict is kept without KVM, and a bad
 # ACCEL_PROBE is refused before anything runs.
@@ -31,12 +31,12 @@ echo "kernel one" > "$tmp/k1"
 echo "kernel two" > "$tmp/k2"
 : > "$tmp/kvm"
 
-# boot KERNEL: one lab/boot.sh run with the fake QEMU and KVM device;
+# boot KERNEL: one lab/stages/boot.sh run with the fake QEMU and KVM device;
 # the accelerators it started go to $tmp/used, one line
 boot() {
 	rm -f "$tmp/calls"
 	PATH=$tmp/bin:$PATH BUILD=$tmp/build KVM_DEV=${KVM_DEV:-$tmp/kvm} \
-		"$TOP/lab/boot.sh" -k "$1" -l "$tmp/console.log" -s 0 -t 60 > "$tmp/out" 2>&1
+		"$TOP/lab/stages/boot.sh" -k "$1" -l "$tmp/console.log" -s 0 -t 60 > "$tmp/out" 2>&1
 	local rc=$?
 	cat "$tmp/calls" 2>/dev/null | tr "\n" " " | sed 's/ $//' > "$tmp/used"
 	return $rc

@@ -33,7 +33,7 @@ PATCH
 echo 9999-mm-broken-on-purpose.patch >> "$tmp/patches/$LT/series"
 before=$(cd "$TOP" && git status --porcelain -- patches; cat patches/*/series patches/*/*/series)
 
-PATCHES=$tmp/patches TREE=$tmp/linux "$TOP/lab/tree.sh" > "$tmp/out" 2>&1
+PATCHES=$tmp/patches TREE=$tmp/linux "$TOP/lab/stages/tree.sh" > "$tmp/out" 2>&1
 check "tree stage fails on the broken patch" test $? -ne 0
 check "error names the stage, the patch file and the version" \
 	has "$tmp/out" '^ERROR: stage tree: .*patches/'"$LT"'/9999-mm-broken-on-purpose.patch \(patch [0-9]+ of [0-9]+\) does not apply to Linux '"$LV"'\.[0-9]+ at mm/memory.c'
@@ -41,6 +41,6 @@ check "error names the log file" has "$tmp/out" '\(log: .*/tree.log\)'
 check "patches/ is unchanged" test "$before" = "$(cd "$TOP" && git status --porcelain -- patches; cat patches/*/series patches/*/*/series)"
 
 echo missing.patch > "$tmp/patches/$LT_LAST/series"
-PATCHES=$tmp/patches TREE=$tmp/linux "$TOP/lab/tree.sh" > "$tmp/out" 2>&1
+PATCHES=$tmp/patches TREE=$tmp/linux "$TOP/lab/stages/tree.sh" > "$tmp/out" 2>&1
 check "a series entry without its file fails" has "$tmp/out" '^ERROR: stage tree: .*patches/'"$LT_LAST"'/series names missing.patch'
 done_testing

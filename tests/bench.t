@@ -1,64 +1,64 @@
 #!/usr/bin/env bash
 # tests/bench.t - make bench's front end and bench/workloads.sh on this host:
 # bad settings are refused before anything is built, and a short workload
-# run prints the metric, ops and counter lines lab/compare.py reads.
+# run prints the metric, ops and counter lines lab/py/compare.py reads.
 # Needs: gcc, root (workloads.sh reads /proc/vmstat; cgroup items need v2).
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-BENCH=nonsense "$TOP/lab/bench.sh" > "$tmp/o1" 2>&1
+BENCH=nonsense "$TOP/lab/stages/bench.sh" > "$tmp/o1" 2>&1
 check "BENCH=unknown: exit 1" test $? -eq 1
 check "BENCH=unknown: names the known workloads" has "$tmp/o1" "unknown workload 'nonsense' \(known: page_fault1"
-RUNS=0 "$TOP/lab/bench.sh" > "$tmp/o2" 2>&1
+RUNS=0 "$TOP/lab/stages/bench.sh" > "$tmp/o2" 2>&1
 check "RUNS=0 is refused" has "$tmp/o2" "RUNS must be a whole number from 1 to 100, not '0'"
-CONFIG=nope "$TOP/lab/bench.sh" > "$tmp/o3" 2>&1
+CONFIG=nope "$TOP/lab/stages/bench.sh" > "$tmp/o3" 2>&1
 check "CONFIG=unknown is refused" has "$tmp/o3" 'CONFIG=nope: no configs/nope.config'
-MATRIX=memcgs "$TOP/lab/bench.sh" > "$tmp/o6" 2>&1
+MATRIX=memcgs "$TOP/lab/stages/bench.sh" > "$tmp/o6" 2>&1
 check "MATRIX=unknown is refused" has "$tmp/o6" "MATRIX must be 'stock', 'slub' or 'memcg', not 'memcgs'"
 # make bench MATRIX=memcg: issue 28's items, iperf3 in three placements
-MATRIX=memcg "$TOP/lab/bench.sh" --plan > "$tmp/o17" 2>&1
+MATRIX=memcg "$TOP/lab/stages/bench.sh" --plan > "$tmp/o17" 2>&1
 check "MATRIX=memcg: iperf3 K = 1..16 mixed, pair, split; madvise with and without THP; hackbench-cgroup; shmem-cgroup" \
 	has "$tmp/o17" '^iperf3-cgroup:1:64:mixed,.*iperf3-cgroup:16:64:mixed,iperf3-cgroup:1:64:pair,.*iperf3-cgroup:16:64:split,memcg-madvise-fault:1:thp,memcg-madvise-fault:4:thp,memcg-madvise-fault:32:thp,memcg-madvise-fault:1:nothp,.*hackbench-cgroup:process:socket:4,shmem-cgroup:4$'
-check "bench items: iperf3-cgroup's placement, madvise's THP and shmem-cgroup's MIB are checked" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error iperf3-cgroup:4:64:ring)\" = \"PLACE must be mixed, pair or split, not 'ring'\" ] && [ \"\$(bench_item_error memcg-madvise-fault:4:huge)\" = \"THP must be thp or nothp, not 'huge'\" ] && [ \"\$(bench_item_error iperf3-cgroup:4:64:pair:x)\" = 'want iperf3-cgroup:K[:MIB[:mixed|pair|split]]' ] && [ -z \"\$(bench_item_error iperf3-cgroup:4:64:split)\" ] && [ -z \"\$(bench_item_error memcg-madvise-fault:32:nothp)\" ] && [ \"\$(bench_item_error shmem-cgroup:4:0)\" = \"MIB must be 1..65536, not '0'\" ] && [ -z \"\$(bench_item_error shmem-cgroup:4:16)\" ]"
-BASE=6.12 MATRIX=stock HOST=1 "$TOP/lab/bench.sh" > "$tmp/o7" 2>&1
+check "bench items: iperf3-cgroup's placement, madvise's THP and shmem-cgroup's MIB are checked" bash -c "source '$TOP/lab/lib/common.sh'; [ \"\$(bench_item_error iperf3-cgroup:4:64:ring)\" = \"PLACE must be mixed, pair or split, not 'ring'\" ] && [ \"\$(bench_item_error memcg-madvise-fault:4:huge)\" = \"THP must be thp or nothp, not 'huge'\" ] && [ \"\$(bench_item_error iperf3-cgroup:4:64:pair:x)\" = 'want iperf3-cgroup:K[:MIB[:mixed|pair|split]]' ] && [ -z \"\$(bench_item_error iperf3-cgroup:4:64:split)\" ] && [ -z \"\$(bench_item_error memcg-madvise-fault:32:nothp)\" ] && [ \"\$(bench_item_error shmem-cgroup:4:0)\" = \"MIB must be 1..65536, not '0'\" ] && [ -z \"\$(bench_item_error shmem-cgroup:4:16)\" ]"
+BASE=6.12 MATRIX=stock HOST=1 "$TOP/lab/stages/bench.sh" > "$tmp/o7" 2>&1
 check "MATRIX=stock with HOST=1 is refused" has "$tmp/o7" 'MATRIX=stock compares 6.12 kernels of several slot counts under QEMU; it cannot run with HOST=1'
-MATRIX=memcg HOST=1 "$TOP/lab/bench.sh" --plan > "$tmp/o22" 2>&1
+MATRIX=memcg HOST=1 "$TOP/lab/stages/bench.sh" --plan > "$tmp/o22" 2>&1
 check "MATRIX=memcg HOST=1: the matrix's items on the running kernel" has "$tmp/o22" '^iperf3-cgroup:1:64:mixed,.*,shmem-cgroup:4$'
 # sized from the machine (nproc honours OMP_NUM_THREADS: a 64-CPU machine)
-OMP_NUM_THREADS=64 MATRIX=slub HOST=1 "$TOP/lab/bench.sh" --plan > "$tmp/o23" 2>&1
+OMP_NUM_THREADS=64 MATRIX=slub HOST=1 "$TOP/lab/stages/bench.sh" --plan > "$tmp/o23" 2>&1
 check "MATRIX=slub HOST=1 on 64 CPUs: hackbench at 100% and 800% of the CPUs, stress-ng ops a CPU" \
 	has "$tmp/o23" '^hackbench:process:pipe:4,hackbench:process:pipe:26,.*,stress-ng:udp:640000,'
-OMP_NUM_THREADS=64 MATRIX=memcg HOST=1 "$TOP/lab/bench.sh" --plan > "$tmp/o24" 2>&1
+OMP_NUM_THREADS=64 MATRIX=memcg HOST=1 "$TOP/lab/stages/bench.sh" --plan > "$tmp/o24" 2>&1
 check "MATRIX=memcg HOST=1 on 64 CPUs: a cgroup a CPU, iperf3 pairs up to the CPUs" \
 	has "$tmp/o24" 'memcg-madvise-fault:64:nothp,.*shmem-cgroup:64,iperf3-cgroup:32:64:mixed,iperf3-cgroup:64:64:mixed$'
-PARALLEL=1 ACCEL=tcg "$TOP/lab/bench.sh" > "$tmp/o8" 2>&1
+PARALLEL=1 ACCEL=tcg "$TOP/lab/stages/bench.sh" > "$tmp/o8" 2>&1
 check "PARALLEL=1 with another accelerator is refused" has "$tmp/o8" 'PARALLEL=1 is ACCEL=mttcg; it cannot run with ACCEL=tcg'
-PARALLEL=2 "$TOP/lab/bench.sh" > "$tmp/o9" 2>&1
+PARALLEL=2 "$TOP/lab/stages/bench.sh" > "$tmp/o9" 2>&1
 check "PARALLEL=2 is refused" test $? -eq 1
-ACCEL=fast "$TOP/lab/ab.sh" k k > "$tmp/o10" 2>&1
+ACCEL=fast "$TOP/lab/stages/ab.sh" k k > "$tmp/o10" 2>&1
 check "ab.sh: ACCEL takes mttcg too" has "$tmp/o10" "ACCEL must be 'auto', 'kvm', 'tcg' or 'mttcg', not 'fast'"
-SIDES="base=/bin/true Head=/x" "$TOP/lab/ab.sh" > "$tmp/o11" 2>&1
+SIDES="base=/bin/true Head=/x" "$TOP/lab/stages/ab.sh" > "$tmp/o11" 2>&1
 check "ab.sh: a side name with capitals is refused" has "$tmp/o11" "SIDES: 'Head=/x' is not NAME=KERNEL\[@APPEND\]"
-SIDES="one=/bin/true" "$TOP/lab/ab.sh" > "$tmp/o12" 2>&1
+SIDES="one=/bin/true" "$TOP/lab/stages/ab.sh" > "$tmp/o12" 2>&1
 check "ab.sh: SIDES needs two sides" has "$tmp/o12" 'SIDES: name two sides or more'
-SIDES="one=/bin/true" REPORT=matrix "$TOP/lab/ab.sh" > "$tmp/o13" 2>&1
+SIDES="one=/bin/true" REPORT=matrix "$TOP/lab/stages/ab.sh" > "$tmp/o13" 2>&1
 check "ab.sh: an unknown REPORT is refused" has "$tmp/o13" 'REPORT=matrix: the only other report is slubfree'
-check "bench items: memcg-nested-fault's DEPTH is 2..8" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error memcg-nested-fault:1)\" = \"DEPTH (levels below the root) must be 2..8, not '1'\" ] && [ -z \"\$(bench_item_error memcg-nested-fault:3)\" ]"
+check "bench items: memcg-nested-fault's DEPTH is 2..8" bash -c "source '$TOP/lab/lib/common.sh'; [ \"\$(bench_item_error memcg-nested-fault:1)\" = \"DEPTH (levels below the root) must be 2..8, not '1'\" ] && [ -z \"\$(bench_item_error memcg-nested-fault:3)\" ]"
 # PROBE_LINE (issue 43 item 5): refused in one line before anything is built
-PROBE_LINE=mm/memcontrol.c:x "$TOP/lab/ab.sh" /bin/true /bin/true > "$tmp/o18" 2>&1
+PROBE_LINE=mm/memcontrol.c:x "$TOP/lab/stages/ab.sh" /bin/true /bin/true > "$tmp/o18" 2>&1
 check "ab.sh: PROBE_LINE without TEXT is refused" has "$tmp/o18" "PROBE_LINE must be FILE:NAME:TEXT, not 'mm/memcontrol.c:x'"
-PROBE_LINE=mm/memcontrol.c:x:y "$TOP/lab/ab.sh" /bin/true /bin/true > "$tmp/o19" 2>&1
+PROBE_LINE=mm/memcontrol.c:x:y "$TOP/lab/stages/ab.sh" /bin/true /bin/true > "$tmp/o19" 2>&1
 check "ab.sh: PROBE_LINE on a side that is no build directory is refused" has "$tmp/o19" "PROBE_LINE: side base's kernel is not a build directory"
 "$TOP/bench/probe-sites.sh" "$tmp" mm/memcontrol.c x Bad > "$tmp/o20" 2>&1
 check "probe-sites.sh: a NAME that is no identifier is refused" has "$tmp/o20" "NAME must be a C identifier in lower case, not 'Bad'"
 "$TOP/bench/probe-sites.sh" "$tmp" mm/memcontrol.c x ok > "$tmp/o21" 2>&1
 check "probe-sites.sh: a folder that is no built kernel is refused" has "$tmp/o21" "is $tmp a built kernel tree, and mm/memcontrol.c built into it"
 # make bench MATRIX=slub: its items, and only on a line with the counters
-BASE=7.3 MATRIX=slub "$TOP/lab/bench.sh" --plan > "$tmp/o14" 2>&1
+BASE=7.3 MATRIX=slub "$TOP/lab/stages/bench.sh" --plan > "$tmp/o14" 2>&1
 check "MATRIX=slub: hackbench, cross-node frees, stress-ng udp and rawudp, test_vmalloc" \
 	has "$tmp/o14" '^hackbench:process:pipe:2,.*hackbench-cgroup:process:socket:2,xnode-free:4096:8,stress-ng:udp:20000,stress-ng:rawudp:20000,vmalloc:fix_size:auto$'
-check "bench items: stress-ng takes udp or rawudp" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error stress-ng:tcp:5)\" = \"the stress-ng stressor must be udp or rawudp, not 'tcp'\" ] && [ -z \"\$(bench_item_error stress-ng:rawudp:5)\" ] && [ -z \"\$(bench_item_error xnode-free:64:2)\" ]"
+check "bench items: stress-ng takes udp or rawudp" bash -c "source '$TOP/lab/lib/common.sh'; [ \"\$(bench_item_error stress-ng:tcp:5)\" = \"the stress-ng stressor must be udp or rawudp, not 'tcp'\" ] && [ -z \"\$(bench_item_error stress-ng:rawudp:5)\" ] && [ -z \"\$(bench_item_error xnode-free:64:2)\" ]"
 
 gcc -O2 -Wall -pthread -o "$tmp/page_fault" "$TOP/bench/page_fault.c" &&
 	gcc -O2 -Wall -pthread -o "$tmp/shm_pread" "$TOP/bench/shm_pread.c" &&
@@ -91,12 +91,12 @@ check "memcg-nested-fault: faults counted, or a skip or an error that says why" 
 check "a kprobe that cannot be counted is said, not hidden" has "$tmp/w" 'kprobe no_such_function_xyz: no such|no tracefs kprobe_events'
 check "slab-empty-partial: a count, or a skip that names the options" has "$tmp/w" '^mmscale: (metric slab-empty-partial slab\.partial_empty [0-9]+|skip slab-empty-partial needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS)$'
 check "end marker" has "$tmp/w" '^mmscale: bench done$'
-check "slab-empty-partial takes no parameter" bash -c "source '$TOP/lab/common.sh'; [ \"\$(bench_item_error slab-empty-partial:3)\" = 'slab-empty-partial takes no parameter' ] && [ -z \"\$(bench_item_error slab-empty-partial)\" ]"
+check "slab-empty-partial takes no parameter" bash -c "source '$TOP/lab/lib/common.sh'; [ \"\$(bench_item_error slab-empty-partial:3)\" = 'slab-empty-partial takes no parameter' ] && [ -z \"\$(bench_item_error slab-empty-partial)\" ]"
 
 # make bench HOST=1 sizes its items from the machine (host_matrix): LKP's
 # shares of the CPUs, capped by memory
 (
-	source "$TOP/lab/common.sh"
+	source "$TOP/lab/lib/common.sh"
 	host_matrix 64 0 262144 > "$tmp/m64"
 	host_matrix 64 0 4096 > "$tmp/m64small"
 	host_matrix 2 1 20000 > "$tmp/m2full"
@@ -110,7 +110,7 @@ check "HOST=1 with 4 GiB free: page_fault tasks capped by memory (16 x 128 MiB)"
 check "HOST=1 FULL=1: 200% too, no item twice" \
 	bash -c "grep -qx 'page_fault2:processes:4' '$tmp/m2full' && [ -z \"\$(sort '$tmp/m2full' | uniq -d)\" ]"
 check "HOST=1: every sized item is within the items' bounds" \
-	bash -c "source '$TOP/lab/common.sh'; for i in \$(cat '$tmp/m64' '$tmp/m2full'); do [ -z \"\$(bench_item_error \$i)\" ] || exit 1; done"
+	bash -c "source '$TOP/lab/lib/common.sh'; for i in \$(cat '$tmp/m64' '$tmp/m2full'); do [ -z \"\$(bench_item_error \$i)\" ] || exit 1; done"
 
 # loops=auto sizes hackbench from a timed probe, and a run too short to
 # measure says so: a stand-in hackbench whose time is loops / 10000 s
@@ -139,15 +139,15 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	skip "1 task on N CPUs: says fewer tasks than CPUs" "this machine has one CPU"
 fi
-"$TOP/lab/compare.py" collect --out "$tmp/r.json" --accel host --command test "host:1:$tmp/short:" > /dev/null &&
-	"$TOP/lab/compare.py" collect --out "$tmp/r2.json" --accel host --command test "host:1:$tmp/auto:" > /dev/null &&
-	"$TOP/lab/compare.py" report "$tmp/r.json" "$tmp/r2.json" > "$tmp/rep" 2>&1
+"$TOP/lab/py/compare.py" collect --out "$tmp/r.json" --accel host --command test "host:1:$tmp/short:" > /dev/null &&
+	"$TOP/lab/py/compare.py" collect --out "$tmp/r2.json" --accel host --command test "host:1:$tmp/auto:" > /dev/null &&
+	"$TOP/lab/py/compare.py" report "$tmp/r.json" "$tmp/r2.json" > "$tmp/rep" 2>&1
 check "the report lists the sizes" has "$tmp/rep" '^  head runs 1: hackbench-process-pipe@groups=1: tasks=20 .* loops=30000$'
 check "the report lists the warnings" has "$tmp/rep" '^  base runs 1: hackbench-process-pipe@groups=1: the run lasted 0.020 s, too short'
 # HOST=1 runs of two machines are refused, never one %change (issue 45)
 # (r4.json as if collected on another machine)
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["machine"] = {"hostname": "big", "cpus": 224, "cpu": "CPU two"}; json.dump(d, open(sys.argv[1], "w"))' "$tmp/r2.json"
-"$TOP/lab/compare.py" report "$tmp/r.json" "$tmp/r2.json" > "$tmp/rep2" 2>&1
+"$TOP/lab/py/compare.py" report "$tmp/r.json" "$tmp/r2.json" > "$tmp/rep2" 2>&1
 check "compare: HOST=1 runs of two machines are refused" \
 	has "$tmp/rep2" '^ERROR: A ran on .*, B on big \(224 CPUs, CPU two\): runs of two machines are never compared in one %change'
 done_testing

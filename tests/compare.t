@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/compare.t - lab/compare.py on fixed benchmark logs (tests/data/bench/)
+# tests/compare.t - lab/py/compare.py on fixed benchmark logs (tests/data/bench/)
 # with known answers: means, %stddev, %change, the significance rule, counters
 # per 1000 operations, failed runs kept in the report, the saved JSON and
 # "make compare" reproducing the table from it, and bad input.
@@ -8,13 +8,13 @@ source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 d=$TOP/tests/data/bench
-cmp=$TOP/lab/compare.py
+cmp=$TOP/lab/py/compare.py
 
 "$cmp" collect --out "$tmp/results.json" --accel tcg --command "make bench" \
 	--meta '{"base.kernel": "6.12.117", "head.series": "3 patches"}' \
 	base:1:$d/base-1.log: base:2:$d/base-2.log: base:3:$d/base-3.log: \
 	head:1:$d/head-1.log: head:2:$d/head-2.log: head:3:$d/head-3.log: \
-	"base:4:$tmp/missing.log:boot failed or timed out (lab/boot.sh)" > "$tmp/collect.out" 2>&1
+	"base:4:$tmp/missing.log:boot failed or timed out (lab/stages/boot.sh)" > "$tmp/collect.out" 2>&1
 check "collect: exit 0" test $? -eq 0
 check "collect: every run is saved, failed ones too" \
 	test "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"]))' "$tmp/results.json")" = 7

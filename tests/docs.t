@@ -19,7 +19,7 @@
 #     (0020)", "memcg 1/5, patch 0020", "0020 (memcg 1/5)": only blanks,
 #     ",;:(" and "patch " between them) is the lab tree's number of that
 #     patch (the topics in patches/6.12/series order, each topic's patches in
-#     its series: lab/tree.sh); docs/series.md's ranges ("slub 1–5 is
+#     its series: lab/stages/tree.sh); docs/series.md's ranges ("slub 1–5 is
 #     0005–0009") and topic sizes ("`slub` (5)") are today's; its table has
 #     one row per patch, in tree order, and each row's subject matches its
 #     patch's Subject (same prefix, and more words shared with it than with
@@ -36,19 +36,19 @@
 #     one, it no longer does.
 #   - paths: every build/... and patches/... path on a page is in a line's
 #     folder (build/6.12/..., patches/7.3/..., build/<line>/...: the lines
-#     of lab/common.sh's LINES), or build/ or patches/ itself
+#     of lab/lib/common.sh's LINES), or build/ or patches/ itself
 #     (docs/lab-internals.md gives the convention).
 #   - knob defaults: "`VAR` ... (default N" and "`VAR`, default X" in the
 #     docs, knob table rows ("| `VAR` | ... | `X` |") and the numeric
 #     "[VAR=N]" of the Makefile's help (for knobs whose default is not a 0/1
 #     switch) name a default that lab/*.sh gives VAR as ${VAR:-default}
-#     ($DEFAULT_CONFIGS read from lab/common.sh, $LINE_VMTESTS from the
+#     ($DEFAULT_CONFIGS read from lab/lib/common.sh, $LINE_VMTESTS from the
 #     default line's patches/<line>/line.env).
 #   - bench bounds: docs/benchmarks.md's "| item field | range |" table says
-#     the ranges of lab/common.sh's bench_item_error (bench_count) and
+#     the ranges of lab/lib/common.sh's bench_item_error (bench_count) and
 #     vmalloc_point_error, no more and no less.
 #   - lists: docs/lab-internals.md's "## Scripts" table has a row for every
-#     lab/*.sh and lab/*.py, its "## Config fragments" table one for every
+#     lab/*/*.sh and lab/*/*.py, its "## Config fragments" table one for every
 #     configs/*.config.
 #   - make check's duration is quoted in docs/results.md only: no sentence
 #     of another page names make check next to a time ("NN s", "NN min",
@@ -268,11 +268,11 @@ else
 		bash -c '! grep -qiE "nothing is ported|no topic is ported" <<< "$1"' _ "$sec73"
 fi
 
-# --- paths: in a line's folder (build/qemu10, lab/qemu.sh's QEMU, is no
+# --- paths: in a line's folder (build/qemu10, lab/stages/qemu.sh's QEMU, is no
 # line's: the one shared folder) ---
-lines=$(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
+lines=$LINES
 line_re=$(sed 's/\./\\./g; s/ /|/g' <<< "$lines")
-check "lab/common.sh names the lines ($lines)" test -n "$line_re"
+check "lab/lib/common.sh names the lines ($lines)" test -n "$line_re"
 for f in "${pages[@]}"; do
 	rel=${f#"$TOP"/}
 	bad=$(grep -oE "(^|[^A-Za-z0-9_.-])(build|patches)/[^] \`)\"',;:]*" "$tmp/${f##*/}.flat" | sed -E 's#^[^bp]##' |
@@ -285,11 +285,11 @@ done
 # defaults VAR: the distinct non-empty literal defaults lab/*.sh give VAR
 defaults() {
 	local v=$1 dc dl lv
-	dc=$(sed -n 's/^DEFAULT_CONFIGS="\(.*\)"$/\1/p' "$TOP/lab/common.sh")
-	# lab/run.sh's VMTESTS defaults to the line's LINE_VMTESTS: the default line's
-	dl=$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")
+	dc=$(sed -n 's/^DEFAULT_CONFIGS="\(.*\)"$/\1/p' "$TOP/lab/lib/common.sh")
+	# lab/stages/run.sh's VMTESTS defaults to the line's LINE_VMTESTS: the default line's
+	dl=$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/lib/common.sh")
 	lv=$(sed -n 's/^LINE_VMTESTS="\(.*\)"$/\1/p' "$TOP/patches/$dl/line.env" 2>/dev/null)
-	grep -ohE "\\\$\{$v:-[^}]*\}" "$TOP"/lab/*.sh | sed -E "s/^\\\$\{$v:-//; s/\}$//" |
+	grep -ohE "\\\$\{$v:-[^}]*\}" "$TOP"/lab/*/*.sh | sed -E "s/^\\\$\{$v:-//; s/\}$//" |
 		sed "s/^\\\$DEFAULT_CONFIGS\$/$dc/; s/^\\\$LINE_VMTESTS\$/$lv/" | grep -v '^$' | grep -v '[$(]' | sort -u
 }
 # default_ok VAR VALUE WHERE: VALUE is one of VAR's defaults (or VAR has none)
@@ -324,10 +324,10 @@ check "Makefile help: every [VAR=N] of a numeric knob is its default" say_bad <<
 # --- bench bounds ---
 # code: "LABEL LO HI" from bench_count and vmalloc_point_error's in_range
 {
-	sed -n '/^bench_item_error()/,/^}/p' "$TOP/lab/common.sh" |
+	sed -n '/^bench_item_error()/,/^}/p' "$TOP/lab/lib/common.sh" |
 		grep -oE 'bench_count "?[A-Z][A-Z0-9_]*[^0-9]* [0-9]+ [0-9]+' |
 		sed -E 's/^bench_count "?([A-Z][A-Z0-9_]*)[^0-9]* ([0-9]+) ([0-9]+)$/\1 \2 \3/'
-	sed -n '/^vmalloc_point_error()/,/^}/p' "$TOP/lab/common.sh" |
+	sed -n '/^vmalloc_point_error()/,/^}/p' "$TOP/lab/lib/common.sh" |
 		grep -oE 'in_range "[^"]*" [0-9]+ [0-9]+' | sed -E 's/^in_range "[^"]*" /THRESHOLD /'
 } | sort -u > "$tmp/bounds.code"
 # docs: "LABEL LO HI" for every label of a row's first cell and range of its last
@@ -341,18 +341,18 @@ sed -n '/^| item field | range |$/,/^$/p' "$TOP/docs/benchmarks.md" | grep -E '^
 			for (i = 1; i <= nl; i++) print l[i], x
 		}
 	}' | sort -u > "$tmp/bounds.docs"
-check "lab/common.sh has bench bounds to compare ($(wc -l < "$tmp/bounds.code"))" test -s "$tmp/bounds.code"
-check "docs/benchmarks.md's bounds table says lab/common.sh's bench_item_error bounds" \
+check "lab/lib/common.sh has bench bounds to compare ($(wc -l < "$tmp/bounds.code"))" test -s "$tmp/bounds.code"
+check "docs/benchmarks.md's bounds table says lab/lib/common.sh's bench_item_error bounds" \
 	say_bad < <(diff "$tmp/bounds.code" "$tmp/bounds.docs" | grep '^[<>]' |
 		sed 's/^</lab\/common.sh has, docs\/benchmarks.md not:/; s/^>/docs\/benchmarks.md has, lab\/common.sh not:/')
 
 # --- script and fragment lists ---
 li=$TOP/docs/lab-internals.md
 section() { awk -v h="$2" '/^## / { on = ($0 == h) } on' "$1"; }
-bad=$(for s in "$TOP"/lab/*.sh "$TOP"/lab/*.py; do
-	section "$li" "## Scripts" | grep -qF "| \`lab/${s##*/}\` |" || echo "lab/${s##*/}"
+bad=$(for s in "$TOP"/lab/*/*.sh "$TOP"/lab/*/*.py; do
+	section "$li" "## Scripts" | grep -qF "| \`${s#"$TOP/"}\` |" || echo "${s#"$TOP/"}"
 done)
-check "docs/lab-internals.md's Scripts table lists every lab/*.sh and lab/*.py" say_bad <<< "$bad"
+check "docs/lab-internals.md's Scripts table lists every lab/*/*.sh and lab/*/*.py" say_bad <<< "$bad"
 bad=$(for c in "$TOP"/configs/*.config; do
 	section "$li" "## Config fragments" | grep -qF "| \`${c##*/}\` |" || echo "configs/${c##*/}"
 done)
@@ -370,22 +370,22 @@ for f in "${pages[@]}"; do
 		grep -q '(20[0-9-]*;' <<< "$bad" && bad=
 	check "$rel: quotes no make check duration (they live in docs/results.md)" say_bad <<< "$bad"
 done
-# every knob of every target (lab/knobs.sh's table) is explained in the docs
-undoc=$(for k in $("$TOP/lab/knobs.sh" --list | awk '{ for (i = 2; i <= NF; i++) print $i }' | sort -u); do
+# every knob of every target (lab/lib/knobs.sh's table) is explained in the docs
+undoc=$(for k in $("$TOP/lab/lib/knobs.sh" --list | awk '{ for (i = 2; i <= NF; i++) print $i }' | sort -u); do
 	grep -qE -- "(\`|\[|[[:space:]])$k(\`|=)" "$TOP"/README.md "$TOP"/docs/*.md || echo "$k"
 done)
-check "every knob in lab/knobs.sh is in the docs${undoc:+ (missing: $(echo $undoc))}" test -z "$undoc"
+check "every knob in lab/lib/knobs.sh is in the docs${undoc:+ (missing: $(echo $undoc))}" test -z "$undoc"
 # each line's LINE_OPTIONS (what make deb checks in the package) are the
 # options its mmscale.config turns on, less the tests (*_TEST) and SLUB_STATS
-for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
+for l in $LINES; do
 	frag=$TOP/configs/$l/mmscale.config
 	[ -f "$frag" ] || frag=$TOP/configs/mmscale.config
 	want=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$frag" | grep -vE '_TEST$|^SLUB_STATS$' | sort | xargs)
 	have=$(bash -c 'source "$1" && echo $LINE_OPTIONS' _ "$TOP/patches/$l/line.env" | tr ' ' '\n' | sort | xargs)
 	check "patches/$l/line.env's LINE_OPTIONS are ${frag#"$TOP"/}'s options ($want)" test "$have" = "$want"
-	# and its cgroup sections are ones lab/guest-tests.sh runs
+	# and its cgroup sections are ones lab/guest/tests.sh runs
 	cg=$(bash -c 'source "$1" && echo $LINE_CGROUP_TESTS' _ "$TOP/patches/$l/line.env")
-	bad=$(for c in $cg; do grep -qE "^	$c\)( SECTION_TIMEOUT|$)" "$TOP/lab/guest-tests.sh" || echo "$c"; done)
-	check "patches/$l/line.env's LINE_CGROUP_TESTS ($cg) are sections of lab/guest-tests.sh" say_bad <<< "$bad"
+	bad=$(for c in $cg; do grep -qE "^	$c\)( SECTION_TIMEOUT|$)" "$TOP/lab/guest/tests.sh" || echo "$c"; done)
+	check "patches/$l/line.env's LINE_CGROUP_TESTS ($cg) are sections of lab/guest/tests.sh" say_bad <<< "$bad"
 done
 done_testing

@@ -39,13 +39,13 @@ check "make clean BUILD=<a folder inside that tree>: refused" refused "$tmp/out"
 	"^ERROR: stage clean: BUILD=$t/mm is inside the kernel tree $t; refusing to delete part of a tree "
 check "... and the edit is still there" grep -qx "int b;" "$t/mm/memory.c"
 # long steps say they still run: make clean's deletion among them
-MMSCALE_PROGRESS_EVERY=1 bash -c 'source "$1/lab/common.sh"; STAGE=x; progress "waiting" sleep 3.5' _ "$TOP" > "$tmp/out" 2>&1
+MMSCALE_PROGRESS_EVERY=1 bash -c 'source "$1/lab/lib/common.sh"; STAGE=x; progress "waiting" sleep 3.5' _ "$TOP" > "$tmp/out" 2>&1
 check "progress: a 3.5 s step says 'still running' 3 times at 1 s" test "$(grep -c '^\[x +[0-9]*s\] waiting: still running$' "$tmp/out")" = 3
-bash -c 'source "$1/lab/common.sh"; progress "failing" false' _ "$TOP" > "$tmp/out" 2>&1
+bash -c 'source "$1/lab/lib/common.sh"; progress "failing" false' _ "$TOP" > "$tmp/out" 2>&1
 check "progress: the step's exit status is kept" test $? = 1
 check "the silent steps of make source, make deps and make clean go through it" \
-	bash -c 'grep -q "progress \"extracting\" tar" "$1/lab/source.sh" && grep -q "progress \"git add" "$1/lab/source.sh" &&
-		grep -q "progress \"apt-get install\"" "$1/lab/deps.sh" && grep -q "progress \"deleting" "$1/lab/clean.sh"' _ "$TOP"
+	bash -c 'grep -q "progress \"extracting\" tar" "$1/lab/stages/source.sh" && grep -q "progress \"git add" "$1/lab/stages/source.sh" &&
+		grep -q "progress \"apt-get install\"" "$1/lab/stages/deps.sh" && grep -q "progress \"deleting" "$1/lab/stages/clean.sh"' _ "$TOP"
 git -C "$t" checkout -q mm/memory.c
 mk clean BUILD="$lt"
 check "with the edit gone, make clean deletes it" test $? -eq 0 -a ! -e "$lt"
@@ -57,8 +57,8 @@ check "make bench OUT=/etc: refused" test $? -ne 0
 check "... one line: outside the lab's folders" refused "$tmp/out" "^ERROR: stage bench: OUT=/etc is outside the lab's folders; "
 mk bench OUT="$TOP/lab"
 check "make bench OUT=<the checkout's lab/>: refused" refused "$tmp/out" "^ERROR: stage bench: OUT=$TOP/lab is outside the lab's folders; "
-MAIL_OUT=/etc "$TOP/lab/mail.sh" --check > "$tmp/out" 2>&1
-check "lab/mail.sh MAIL_OUT=/etc: refused" refused "$tmp/out" "^ERROR: stage [a-z]*: MAIL_OUT=/etc is outside the lab's folders; "
+MAIL_OUT=/etc "$TOP/lab/stages/mail.sh" --check > "$tmp/out" 2>&1
+check "lab/stages/mail.sh MAIL_OUT=/etc: refused" refused "$tmp/out" "^ERROR: stage [a-z]*: MAIL_OUT=/etc is outside the lab's folders; "
 mk build BUILD=/etc
 check "make build BUILD=/etc: refused" refused "$tmp/out" "^ERROR: stage build: BUILD=/etc is not a folder the lab made "
 check "nothing was made" test ! -e "$BUILD"
@@ -112,7 +112,7 @@ else
 fi
 
 # every line has the list, and its own default categories are in it
-for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
+for l in $LINES; do
 	miss=$(bash -c 'source "$1/patches/$2/line.env"; for c in $LINE_VMTESTS $LINE_SLAB_DEBUG_VMTESTS; do
 		grep -qx -- "$c" "$1/patches/$2/vmtests" 2>/dev/null || echo "$c"; done' _ "$TOP" "$l")
 	check "patches/$l/vmtests holds the line's own VMTESTS${miss:+ (missing: $(echo $miss))}" test -z "$miss"

@@ -35,11 +35,11 @@ check "kernel-reports: grep -E and Python match the same lines ($(wc -l < "$tmp/
 check "... and not an ordinary line" bash -c '! grep -qE -f "$1" <<< "mmscale: kmem: ok 7 test_kmem_ptlock"' _ "$pats"
 # no script keeps a list of its own: no "BUG:" in an alternation outside
 # lab/lib/kernel-reports
-bad=$(grep -lE 'BUG:\||\|BUG:' "$TOP"/lab/*.sh "$TOP"/lab/*.py || true)
+bad=$(grep -lE 'BUG:\||\|BUG:' "$TOP"/lab/*/*.sh "$TOP"/lab/*/*.py || true)
 check "no lab script keeps its own kernel-report list${bad:+: $bad}" test -z "$bad"
 
 # every line's case lists parse
-for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
+for l in $LINES; do
 	out=$(PYTHONPATH=$lib python3 -c '
 import sys, labfacts
 print(len(labfacts.expected_failures(sys.argv[1])), len(labfacts.flaky(sys.argv[1])))' "$l" 2>&1)
@@ -68,7 +68,7 @@ if [ -x "$LB/linux/tools/testing/kunit/kunit.py" ]; then
 	cp -r "$TOP/lab" "$tmp/top/lab"
 	rm -f "$tmp/top/patches/9.9/expected-failures"
 	printf 'bad line\n' > "$tmp/top/patches/9.9/flaky"
-	"$tmp/top/lab/report.py" --console "$TOP/tests/data/pass.log" --ksrc "$LB/linux" --out "$tmp/o" \
+	"$tmp/top/lab/py/report.py" --console "$TOP/tests/data/pass.log" --ksrc "$LB/linux" --out "$tmp/o" \
 		--line 9.9 > "$tmp/r.out" 2>&1
 	check "report.py with a bad case list: exit 2" test $? -eq 2
 	check "... one ERROR line naming the file" has "$tmp/r.out" '^ERROR: .*patches/9.9/flaky:1: not "SECTION/CASE'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/fleet.t - lab/compare.py report on the results of other harnesses
-# (lab/fleet.py): an LKP result folder and an mmtests log folder of two
+# tests/fleet.t - lab/py/compare.py report on the results of other harnesses
+# (lab/py/fleet.py): an LKP result folder and an mmtests log folder of two
 # kernels (tests/data/lkp/, tests/data/mmtests/, hand-written in their
 # formats), with known answers: workload names, means, %stddev, %change,
 # the kernel releases, failed iterations; and bad input refused.
@@ -8,10 +8,10 @@
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cmp=$TOP/lab/compare.py
+cmp=$TOP/lab/py/compare.py
 lkp=$TOP/tests/data/lkp
 mm=$TOP/tests/data/mmtests
-detect() { PYTHONPATH=$TOP/lab python3 -c 'import fleet, sys; print(fleet.detect(sys.argv[1]))' "$1"; }
+detect() { PYTHONPATH=$TOP/lab/py python3 -c 'import fleet, sys; print(fleet.detect(sys.argv[1]))' "$1"; }
 
 check "detect: an LKP result folder" test "$(detect "$lkp/base")" = lkp
 check "detect: one LKP result root" test "$(detect "$(find "$lkp/base/hackbench" -name 0)")" = lkp

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export BUILD=$tmp/build
 # a guard: should a check ever be missed, no stage can install or extract
-# a kernel source (lab/source.sh stops at once)
+# a kernel source (lab/stages/source.sh stops at once)
 export APT_GET=/nonexistent/apt-get DEB_TARBALL=$tmp/no-such.tar.xz
 data=$TOP/tests/data
 
@@ -38,22 +38,22 @@ check "1: ... one line naming DOCS_JOBS" refused "$tmp/out" "^ERROR: stage docs:
 check "1: nothing was made" test ! -e "$BUILD"
 
 # --- 2: a failed run does not exit 0 ---------------------------------------
-BENCH=memcg-parallel-fault:5000 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+BENCH=memcg-parallel-fault:5000 "$TOP/lab/stages/bench.sh" > "$tmp/out" 2>&1
 check "2: BENCH=memcg-parallel-fault:5000: exit 1" test $? -eq 1
 check "2: ... one line with the bound" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'memcg-parallel-fault:5000': K \(memory cgroups\) must be 1\.\.1024, not '5000'$"
-BENCH=hackbench:process:carrier-pigeon:2 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+BENCH=hackbench:process:carrier-pigeon:2 "$TOP/lab/stages/bench.sh" > "$tmp/out" 2>&1
 check "2: an unknown hackbench IPC is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'hackbench:process:carrier-pigeon:2': the IPC must be pipe or socket, not 'carrier-pigeon'$"
-BENCH=iperf3-cgroup:4:0 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+BENCH=iperf3-cgroup:4:0 "$TOP/lab/stages/bench.sh" > "$tmp/out" 2>&1
 check "2: iperf3-cgroup with 0 MiB a pair is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'iperf3-cgroup:4:0': MIB must be 1\.\.65536, not '0'$"
-BENCH=memcg-madvise-fault:0 "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+BENCH=memcg-madvise-fault:0 "$TOP/lab/stages/bench.sh" > "$tmp/out" 2>&1
 check "2: memcg-madvise-fault:0 is refused" refused "$tmp/out" "^ERROR: stage bench: BENCH item 'memcg-madvise-fault:0': K \(memory cgroups\) must be 1\.\.1024, not '0'$"
-BENCH=sigqueue:0:8 "$TOP/lab/ab.sh" "$tmp/none" "$tmp/none" > "$tmp/out" 2>&1
-check "2: lab/ab.sh BENCH=sigqueue:0:8 is refused too" refused "$tmp/out" "^ERROR: stage ab: BENCH item 'sigqueue:0:8': SIGNALS must be 1\.\.1048576, not '0'$"
+BENCH=sigqueue:0:8 "$TOP/lab/stages/ab.sh" "$tmp/none" "$tmp/none" > "$tmp/out" 2>&1
+check "2: lab/stages/ab.sh BENCH=sigqueue:0:8 is refused too" refused "$tmp/out" "^ERROR: stage ab: BENCH item 'sigqueue:0:8': SIGNALS must be 1\.\.1048576, not '0'$"
 check "2: nothing was made" test ! -e "$BUILD"
 if [ "$(id -u)" = 0 ]; then
 	# a workload that fails at run time (its tmpfs is missing)
 	HOST=1 RUNS=1 SECONDS_PER=1 BENCH=shm-pread-seq-mt:1 MMSCALE_BENCH_TMP=$tmp/no-tmpfs \
-		MMSCALE_KPROBES=no_such_function_xyz "$TOP/lab/bench.sh" > "$tmp/out" 2>&1
+		MMSCALE_KPROBES=no_such_function_xyz "$TOP/lab/stages/bench.sh" > "$tmp/out" 2>&1
 	check "2: HOST=1 with a failing workload: exit 1" test $? -eq 1
 	check "2: ... the error names the item and its log" has "$tmp/out" \
 		"^ERROR: stage bench: item shm-pread-seq-mt:1 \(shm-pread-seq-mt@threads=1\) failed in host run 1: shm_pread failed: .*\(log: $BUILD/results/[0-9-]*-host/host-1\.log\); every run is kept in "
@@ -61,7 +61,7 @@ if [ "$(id -u)" = 0 ]; then
 else
 	_n=$((_n + 1)); echo "ok $_n - 2: HOST=1 with a failing workload # SKIP needs root"
 fi
-# the QEMU path of make bench (lab/ab.sh), with a stand-in for QEMU on PATH
+# the QEMU path of make bench (lab/stages/ab.sh), with a stand-in for QEMU on PATH
 # that prints a benchmark boot whose second item failed
 mkdir -p "$tmp/fq"
 cat > "$tmp/fq/qemu-system-x86_64" <<'EOF'
@@ -77,13 +77,13 @@ echo "a kernel" > "$tmp/fq/bzImage"
 rm -rf "$BUILD"
 for i in 1 2; do
 	PATH=$tmp/fq:$PATH ACCEL=tcg RUNS=1 BENCH=page_fault3:threads:1,page_fault3:threads:2 \
-		"$TOP/lab/ab.sh" "$tmp/fq/bzImage" "$tmp/fq/bzImage" > "$tmp/ab$i.out" 2>&1
+		"$TOP/lab/stages/ab.sh" "$tmp/fq/bzImage" "$tmp/fq/bzImage" > "$tmp/ab$i.out" 2>&1
 	echo $? >> "$tmp/ab.rc"
 done
-check "2: lab/ab.sh with a failed workload: exit 1" test "$(cat "$tmp/ab.rc")" = "$(printf '1\n1')"
+check "2: lab/stages/ab.sh with a failed workload: exit 1" test "$(cat "$tmp/ab.rc")" = "$(printf '1\n1')"
 check "2: ... the error names the item and its log" has "$tmp/ab1.out" \
 	"^ERROR: stage ab: item page_fault3:threads:2 \(page_fault3-threads@tasks=2\) failed in base run 1: page_fault failed: boom \(log: $BUILD/results/[0-9-]*/base-1\.log\); 1 more failure\(s\); every run is kept in "
-check "3: two lab/ab.sh runs, one after the other: two results folders" \
+check "3: two lab/stages/ab.sh runs, one after the other: two results folders" \
 	test "$(ls "$BUILD"/results/*/results.json | wc -l)" = 2
 rm -rf "$BUILD"
 # three sides round robin (make bench MATRIX=stock), and under multi-threaded
@@ -105,8 +105,8 @@ EOF
 chmod +x "$tmp/fm/qemu-system-x86_64"
 PATH=$tmp/fm:$PATH ACCEL=mttcg VCPUS=4 RUNS=1 BENCH=page_fault3:threads:1 \
 	SIDES="one=$tmp/fq/bzImage two=$tmp/fq/bzImage@memcg_stock_evict=random three=$tmp/fq/bzImage" \
-	"$TOP/lab/ab.sh" > "$tmp/sides.out" 2>&1
-check "2: lab/ab.sh SIDES under ACCEL=mttcg: exit 0" test $? -eq 0
+	"$TOP/lab/stages/ab.sh" > "$tmp/sides.out" 2>&1
+check "2: lab/stages/ab.sh SIDES under ACCEL=mttcg: exit 0" test $? -eq 0
 check "2: ... the oopsed boot is retried and said" has "$tmp/sides.out" 'RETRY: run 1/1: one stopped before userspace with the known multi-threaded TCG oops'
 check "2: ... the retries are counted" has "$tmp/sides.out" 'multi-threaded TCG: 1 boot\(s\) retried'
 check "2: ... four boots, in side order, multi-threaded, pci=noacpi" \
@@ -122,18 +122,18 @@ mkdir -p "$tmp/res"
 echo "an earlier run's console" > "$tmp/res/console.log"
 echo "not a kernel" > "$tmp/res/bzImage"
 before=$(snap "$tmp/res")
-ACCEL=tcg "$TOP/lab/boot.sh" -k "$tmp/res/bzImage" -l "$tmp/res/console.log" -t soon > "$tmp/out" 2>&1
+ACCEL=tcg "$TOP/lab/stages/boot.sh" -k "$tmp/res/bzImage" -l "$tmp/res/console.log" -t soon > "$tmp/out" 2>&1
 check "3: boot.sh -t soon: exit 1" test $? -eq 1
 check "3: ... one line naming -t" refused "$tmp/out" "^ERROR: stage boot: -t takes seconds from 1 to 86400, not 'soon'$"
-ACCEL=tcg "$TOP/lab/boot.sh" -k "$tmp/res/bzImage" -l "$tmp/res/console.log" -c 3 -n 2 > "$tmp/out" 2>&1
+ACCEL=tcg "$TOP/lab/stages/boot.sh" -k "$tmp/res/bzImage" -l "$tmp/res/console.log" -c 3 -n 2 > "$tmp/out" 2>&1
 check "3: boot.sh -c 3 -n 2 is refused" refused "$tmp/out" '^ERROR: stage boot: vCPUs must be a multiple of the NUMA nodes \(3 vCPUs, 2 nodes\)$'
 check "3: ... and the existing console log is as it was" test "$(snap "$tmp/res")" = "$before"
 
 # two saved HOST=1 results, as make bench HOST=1 leaves them
 mkdir -p "$tmp/r/a" "$tmp/r/b"
-"$TOP/lab/compare.py" collect --out "$tmp/r/a/results.json" --accel host \
+"$TOP/lab/py/compare.py" collect --out "$tmp/r/a/results.json" --accel host \
 	host:1:$data/bench/base-1.log: host:2:$data/bench/base-2.log: > /dev/null
-"$TOP/lab/compare.py" collect --out "$tmp/r/b/results.json" --accel host \
+"$TOP/lab/py/compare.py" collect --out "$tmp/r/b/results.json" --accel host \
 	host:1:$data/bench/head-1.log: host:2:$data/bench/head-2.log: > /dev/null
 before=$(snap "$tmp/r")
 mk compare A="$tmp/r/a" B="$tmp/r/b" && mk compare A="$tmp/r/a" B="$tmp/r/b"
@@ -141,14 +141,14 @@ check "3: make compare twice: exit 0" test $? -eq 0
 check "3: ... two output folders under build/compare, each with its table" \
 	test "$(ls "$BUILD"/compare/*/compare.txt | wc -l)" = 2
 check "3: ... and the saved results are as they were" test "$(snap "$tmp/r")" = "$before"
-"$TOP/lab/compare.py" collect --out "$tmp/r/a/results.json" --accel host host:1:$data/bench/head-1.log: > "$tmp/out" 2>&1
+"$TOP/lab/py/compare.py" collect --out "$tmp/r/a/results.json" --accel host host:1:$data/bench/head-1.log: > "$tmp/out" 2>&1
 check "3: collect over saved results: exit 2" test $? -eq 2
 check "3: ... one line, nothing overwritten" refused "$tmp/out" "^ERROR: --out $tmp/r/a/results.json exists; saved results are never overwritten$"
-OUT=$tmp/r/b "$TOP/lab/ab.sh" "$tmp/res/bzImage" "$tmp/res/bzImage" > "$tmp/out" 2>&1
-check "3: lab/ab.sh OUT=<saved results> is refused" refused "$tmp/out" "^ERROR: stage ab: OUT=$tmp/r/b already holds results \(results.json\); results are never overwritten: choose another OUT$"
+OUT=$tmp/r/b "$TOP/lab/stages/ab.sh" "$tmp/res/bzImage" "$tmp/res/bzImage" > "$tmp/out" 2>&1
+check "3: lab/stages/ab.sh OUT=<saved results> is refused" refused "$tmp/out" "^ERROR: stage ab: OUT=$tmp/r/b already holds results \(results.json\); results are never overwritten: choose another OUT$"
 check "3: ... and the saved results are as they were" test "$(snap "$tmp/r")" = "$before"
 check "3: two results folders of the same second are two folders" \
-	bash -c "source '$TOP/lab/common.sh'; a=\$(new_dir '$tmp/same'); b=\$(new_dir '$tmp/same'); [ \"\$a\" = '$tmp/same' ] && [ \"\$b\" = '$tmp/same-2' ]"
+	bash -c "source '$TOP/lab/lib/common.sh'; a=\$(new_dir '$tmp/same'); b=\$(new_dir '$tmp/same'); [ \"\$a\" = '$tmp/same' ] && [ \"\$b\" = '$tmp/same-2' ]"
 
 # a build/linux with a commit that is not in patches/ (a one-topic series)
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
@@ -160,7 +160,7 @@ printf 'demo\n' > "$tmp/patches/series"
 	git tag mmscale/base && echo work >> F && git commit -q -am 'demo: unexported work' &&
 	git notes --ref=refs/notes/mmscale-topic add -m 'topic: demo' HEAD
 ) || echo "# could not make the scratch tree" >&2
-# the marker the lab's stages write into a BUILD they make (lab/common.sh
+# the marker the lab's stages write into a BUILD they make (lab/lib/common.sh
 # build_mark): make clean deletes no other folder but the checkout's build/
 echo "made by the mmscale lab" > "$BUILD/.mmscale-build"
 before=$(snap "$BUILD")
@@ -177,7 +177,7 @@ check "3: ... and nothing was deleted or changed" test "$(snap "$BUILD")" = "$be
 mkdir -p "$tmp/k612/mm"
 printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 200\n' "${_line%.*}" "${_line#*.}" > "$tmp/k612/Makefile"
 : > "$tmp/k612/Kconfig"
-PATCHES=$tmp/patches LINUX_SRC=$tmp/k612 "$TOP/lab/source.sh" > "$tmp/out" 2>&1
+PATCHES=$tmp/patches LINUX_SRC=$tmp/k612 "$TOP/lab/stages/source.sh" > "$tmp/out" 2>&1
 check "6: a new LINUX_SRC over unexported work: exit 1" test $? -eq 1
 check "6: ... the advice says FORCE=1 deletes that work" refused "$tmp/out" \
 	"^ERROR: stage source: the source changed \(dir:$tmp/k612@[0-9]+\), and $BUILD/linux, made from the old one, holds work that is not in patches/: .*demo/0001-demo-unexported-work.patch.*'FORCE=1 make source' deletes that work with $BUILD/linux$"
@@ -194,24 +194,24 @@ mkdir -p "$tmp/bad"
 echo '{"runs": 3}' > "$tmp/bad/results.json"
 mk compare A="$tmp/bad" B="$tmp/r/b"
 check "4: make compare A=<results.json without runs>: exit 2" test $? -eq 2
-check "4: ... one ERROR line naming it" refused "$tmp/out" "^ERROR: $tmp/bad/results.json is not a results file of lab/compare.py collect \(no list of runs\)$"
+check "4: ... one ERROR line naming it" refused "$tmp/out" "^ERROR: $tmp/bad/results.json is not a results file of lab/py/compare.py collect \(no list of runs\)$"
 check "4: ... and no output folder" test ! -e "$BUILD/compare"
 head -c 100 /bin/sh > "$tmp/bad/binary.json"
-"$TOP/lab/compare.py" sweep "$tmp/bad/binary.json" > "$tmp/out" 2>&1
+"$TOP/lab/py/compare.py" sweep "$tmp/bad/binary.json" > "$tmp/out" 2>&1
 check "4: compare.py sweep <binary file>: exit 2" test $? -eq 2
 check "4: ... one ERROR line" refused "$tmp/out" "^ERROR: $tmp/bad/binary.json is not a results file: not valid JSON"
-"$TOP/lab/compare.py" report "$tmp/r/a" "$tmp/r/b" --keys '*free' > "$tmp/out" 2>&1
+"$TOP/lab/py/compare.py" report "$tmp/r/a" "$tmp/r/b" --keys '*free' > "$tmp/out" 2>&1
 check "4: compare.py --keys '*free' (not a regex) is one ERROR line" refused "$tmp/out" '^ERROR: --keys \*free is not a regular expression: '
 mk compare A="$tmp/r/a/results.json" B="$tmp/r/b/results.json"
 check "4: make compare A=<file>.json B=<file>.json works" has "$tmp/out" 'will-it-scale\.2\.threads$'
 check "4: ... and writes its own folder" test -s "$(ls "$BUILD"/compare/*/compare.txt | head -n1)"
 before=$(snap "$tmp/r")$(snap "$tmp/res")
-"$TOP/lab/report.py" --console "$tmp/r" --ksrc "$tmp" --out "$tmp/rep" > "$tmp/out" 2>&1
+"$TOP/lab/py/report.py" --console "$tmp/r" --ksrc "$tmp" --out "$tmp/rep" > "$tmp/out" 2>&1
 check "4: report.py --console <a folder>: exit 2" test $? -eq 2
 check "4: ... one ERROR line naming it" refused "$tmp/out" "^ERROR: --console $tmp/r is not a file$"
-"$TOP/lab/report.py" --console "$data/pass.log" --ksrc "$tmp" --out "$tmp/res/console.log/sub" > "$tmp/out" 2>&1
+"$TOP/lab/py/report.py" --console "$data/pass.log" --ksrc "$tmp" --out "$tmp/res/console.log/sub" > "$tmp/out" 2>&1
 check "4: report.py --out under a file: one ERROR line" refused "$tmp/out" "^ERROR: --out $tmp/res/console.log/sub: $tmp/res/console.log is a file, not a folder$"
-"$TOP/lab/report.py" --console "$data/pass.log" --ksrc "$tmp/nowhere" --out "$tmp/rep" > "$tmp/out" 2>&1
+"$TOP/lab/py/report.py" --console "$data/pass.log" --ksrc "$tmp/nowhere" --out "$tmp/rep" > "$tmp/out" 2>&1
 check "4: report.py --ksrc without kunit.py: one ERROR line" refused "$tmp/out" "^ERROR: --ksrc $tmp/nowhere is not a kernel tree with tools/testing/kunit/kunit.py"
 check "4: ... and nothing was written" test "$(snap "$tmp/r")$(snap "$tmp/res")" = "$before" -a ! -e "$tmp/rep"
 
@@ -222,17 +222,17 @@ check "5: make compare of a folder with its copy: exit 2" test $? -eq 2
 check "5: ... says it would be +0.0% everywhere" refused "$tmp/out" "^ERROR: A and B give the same runs \($tmp/r/a/results.json host runs\): every row would be \+0\.0%; give B=<another results folder>$"
 # KVM base runs of 6.12 against bare-metal head runs of a 6.1 kernel
 sed 's/^mmscale: uname 6\.12\.117-head/mmscale: uname 6.1.0-28-amd64/' "$data/bench/head-1.log" > "$tmp/h61.log"
-"$TOP/lab/compare.py" collect --out "$tmp/kvm.json" --accel kvm base:1:$data/bench/base-1.log: \
+"$TOP/lab/py/compare.py" collect --out "$tmp/kvm.json" --accel kvm base:1:$data/bench/base-1.log: \
 	base:2:$data/bench/base-2.log: > /dev/null
-"$TOP/lab/compare.py" collect --out "$tmp/h61.json" --accel host host:1:$tmp/h61.log: > /dev/null
-"$TOP/lab/compare.py" report "$tmp/kvm.json" "$tmp/h61.json" > "$tmp/out" 2> "$tmp/err"
+"$TOP/lab/py/compare.py" collect --out "$tmp/h61.json" --accel host host:1:$tmp/h61.log: > /dev/null
+"$TOP/lab/py/compare.py" report "$tmp/kvm.json" "$tmp/h61.json" > "$tmp/out" 2> "$tmp/err"
 check "5: mixed KVM and bare metal: the table says so" has "$tmp/out" '^# WARNING: base was measured on QEMU KVM, head on bare metal \(HOST=1\)'
 check "5: ... and so does stderr" has "$tmp/err" '^WARNING: base was measured on QEMU KVM, head on bare metal'
 check "5: mixed kernel versions are called out" has "$tmp/out" '^# WARNING: base is Linux 6\.12, head is Linux 6\.1: the change is more than the series$'
 if [ -x "$LB/linux/tools/testing/kunit/kunit.py" ]; then
 	# a console log cut inside the second KUnit suite, after a real failure
 	head -n 16 "$data/kunit-fail.log" > "$tmp/cut.log"
-	"$TOP/lab/report.py" --console "$tmp/cut.log" --ksrc "$LB/linux" --out "$tmp/cut" \
+	"$TOP/lab/py/report.py" --console "$tmp/cut.log" --ksrc "$LB/linux" --out "$tmp/cut" \
 		--expect kunit,mm > "$tmp/out" 2>&1
 	check "5: a log cut inside KUnit: exit 1" test $? -eq 1
 	check "5: ... is an incomplete run naming the suite" has "$tmp/out" \
@@ -255,8 +255,8 @@ LINUX_SRC=$tmp/notkernel mk run
 check "6: make run refuses it before the deps stage" refused "$tmp/out" "^ERROR: stage run: LINUX_SRC=$tmp/notkernel: $tmp/notkernel is not a Linux source tree"
 mkdir -p "$tmp/onlymakefile"
 echo 'all:' > "$tmp/onlymakefile/Makefile"
-KSRC=$tmp/onlymakefile "$TOP/lab/build.sh" vm > "$tmp/out" 2>&1
-check "6: lab/build.sh KSRC=<any Makefile>: exit 1" test $? -eq 1
+KSRC=$tmp/onlymakefile "$TOP/lab/stages/build.sh" vm > "$tmp/out" 2>&1
+check "6: lab/stages/build.sh KSRC=<any Makefile>: exit 1" test $? -eq 1
 check "6: ... one line" refused "$tmp/out" "^ERROR: stage build vm: KSRC: $tmp/onlymakefile is not a Linux source tree"
 check "6: nothing was made" test ! -e "$BUILD"
 

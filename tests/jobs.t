@@ -3,14 +3,14 @@
 # configs, checked against the formats as lkp-tests and mmtests define them
 # (tests/data/formats/: each program's parameters, each driver and config
 # variable, read from those repositories); bad input refused.
-# Needs: python3 with PyYAML (python3-yaml, lab/deps.sh), bash.
+# Needs: python3 with PyYAML (python3-yaml, lab/stages/deps.sh), bash.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=python3
 $py -c 'import yaml' 2> /dev/null || py=/usr/bin/python3
 
-BASE=7.3 BUILD=$tmp/build "$TOP/lab/jobs.sh" > "$tmp/o1" 2>&1
+BASE=7.3 BUILD=$tmp/build "$TOP/lab/stages/jobs.sh" > "$tmp/o1" 2>&1
 check "make jobs on 7.3: exit 0" test $? -eq 0
 check "make jobs: every matrix of the line, and where they went" has "$tmp/o1" 'MATRIX=memcg: 2 LKP job files, 1 mmtests configs'
 out=$(ls -d "$tmp"/build/jobs/*/ | head -n1)
@@ -78,9 +78,9 @@ check "mmtests hackbench: sized from the CPUs (64: 1 to 12 groups of 40 tasks)" 
 check "README: the items no engine has a program for, and why" \
 	has "$out/README.memcg" '^  memcg-madvise-fault:32:nothp: upstream.s madvise\(DONTNEED\) loop'
 
-BASE=7.3 BUILD=$tmp/build MATRIX=stock "$TOP/lab/jobs.sh" > "$tmp/o2" 2>&1
+BASE=7.3 BUILD=$tmp/build MATRIX=stock "$TOP/lab/stages/jobs.sh" > "$tmp/o2" 2>&1
 check "MATRIX=stock on 7.3 is refused in one line" has "$tmp/o2" '^ERROR: .*MATRIX=stock has no fleet form on the 7\.3'
-"$TOP/lab/jobs.py" --line 7.3 --matrix x --items nosuch:1 --out "$tmp" > "$tmp/o3" 2>&1
+"$TOP/lab/py/jobs.py" --line 7.3 --matrix x --items nosuch:1 --out "$tmp" > "$tmp/o3" 2>&1
 check "jobs.py: an unknown item is refused" has "$tmp/o3" "^ERROR: unknown item 'nosuch:1'$"
 (cd "$TOP" && make -s jobs BASE=7.3 RUNS=2) > "$tmp/o4" 2>&1
 check "make jobs: another target's knob is refused" has "$tmp/o4" 'RUNS is a knob of make bench, not of make jobs'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/mail.t - lab/mail.sh (make mail): refuses a missing or placeholder
+# tests/mail.t - lab/stages/mail.sh (make mail): refuses a missing or placeholder
 # identity, a bad version or topic with one line, and writes a posting per
 # topic through b4 (prep, --auto-to-cc, send -o) whose To/Cc name that
 # topic's maintainers and lists, whose From and Signed-off-by are the
@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 # BUILD all the same, so that nothing is written into build/
 export BUILD=$tmp/build LOGS=$tmp/logs
 
-# A make check report of build/linux's tree, as lab/run.sh leaves it
+# A make check report of build/linux's tree, as lab/stages/run.sh leaves it
 rep=$tmp/run
 mkdir -p "$rep"
 git -C "$LB/linux" rev-parse 'HEAD^{tree}' > "$rep/tree.txt" 2>/dev/null
@@ -29,25 +29,25 @@ mkdir -p "$tmp/home"
 if git -C "$TOP" config --local user.name > /dev/null || git -C "$TOP" config --local user.email > /dev/null; then
 	_n=$((_n + 1)); echo "ok $_n - no identity is refused # SKIP this repository's .git/config sets user.name or user.email"
 else
-	HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 MAIL_FROM= MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+	HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 MAIL_FROM= MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 	check "no identity is refused" test $? -ne 0
 	check "... with one ERROR line naming the fix" has "$tmp/o" '^ERROR: stage mail: no poster identity: set git config user.name and user.email, or MAIL_FROM='
 	check "... and nothing is written" test ! -e "$BUILD/out"
 fi
 
-MAIL_FROM="mmscale developers <mmscale@localhost>" MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="mmscale developers <mmscale@localhost>" MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "the placeholder identity is refused" has "$tmp/o" "^ERROR: stage mail: poster identity .* is the repository's placeholder"
-MAIL_FROM="nobody" MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="nobody" MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "an identity without an address is refused" has "$tmp/o" "^ERROR: stage mail: poster identity 'nobody' is not 'Full Name <address@domain>'"
-MAIL_FROM="A Poster <poster@example.org>" V=0 MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" V=0 MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "V=0 is refused" has "$tmp/o" '^ERROR: stage mail: V=0: the version must be a number from 1 to 99'
-MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" TOPIC=nope MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "an unknown TOPIC is refused" has "$tmp/o" '^ERROR: stage mail: TOPIC=nope is not a topic; the topics are: '
-MAIL_FROM="A Poster <poster@example.org>" TOPIC=$LT_LAST V=3 MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" TOPIC=$LT_LAST V=3 MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "V=3 without its changes in the cover metadata is refused" \
 	has "$tmp/o" "^ERROR: stage mail: V=3: patches/$_line/$LT_LAST/cover has no '## Changes in v3'"
 check "... and nothing is written" test ! -e "$BUILD/out/$LT_LAST/v3"
-MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" PREFIX='PATCH]' MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "a bad PREFIX is refused" has "$tmp/o" "^ERROR: stage mail: PREFIX='PATCH\]': a subject prefix is"
 
 # from here on, postings: they need the checkout's source and tree
@@ -62,26 +62,26 @@ export TREE=$LB/linux
 mkdir -p "$BUILD"
 ln -s "$LB/src" "$BUILD/src"
 cp "$LB/src.version" "$LB/src.origin" "$BUILD/"
-B4=/nonexistent/b4 TOPIC=$LT MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nob4 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+B4=/nonexistent/b4 TOPIC=$LT MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nob4 "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "no b4: refused with one line that says to run make deps, nothing written" \
 	bash -c '[ "$(grep -c . "$1")" = 1 ] && grep -q "^ERROR: stage mail: b4 is missing; run .make deps. (Debian package b4)" "$1" && [ ! -e "$2" ]' _ "$tmp/o" "$BUILD/nob4"
-MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_REPORT=$tmp/nowhere TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "no make check report: make mail still writes the posting" test -f "$BUILD/nr/ptlock/v1/posting.mbox"
 check "... warns" has "$tmp/o" "WARNING: ptlock: no make check report in MAIL_REPORT=$tmp/nowhere; the cover letter says the posting is untested"
 check "... and the letter says so plainly" has "$BUILD/nr/ptlock/v1/posting.mbox" '^Not tested by the mmscale lab: this posting was prepared without a'
 # without MAIL_REPORT it takes the newest run folder with a result.json; a
 # folder without one (an older run's) is no report, and no reason to stop
 mkdir -p "$BUILD/run-vm-debug-mmscale"
-(unset MAIL_REPORT; TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr2 "$TOP/lab/mail.sh") > "$tmp/o" 2>&1
+(unset MAIL_REPORT; TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr2 "$TOP/lab/stages/mail.sh") > "$tmp/o" 2>&1
 check "a run folder without result.json: make mail still writes the posting" test -f "$BUILD/nr2/ptlock/v1/posting.mbox"
 check "... and warns that there is no report" has "$tmp/o" "WARNING: ptlock: no make check report; the cover letter says the posting is untested"
 rmdir "$BUILD/run-vm-debug-mmscale"
 cp -a "$rep" "$tmp/old"; echo 0000000000000000000000000000000000000000 > "$tmp/old/tree.txt"
-MAIL_REPORT=$tmp/old TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_REPORT=$tmp/old TOPIC=ptlock MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/nr "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "a report of another tree is not quoted" bash -c "grep -q 'is not of build/linux.s tree' $tmp/o && ! grep -q 'memcg_stock  *11' $BUILD/nr/ptlock/v1/posting.mbox"
 
 # A real posting of every topic, as a test identity
-MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/out "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/out "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "make mail writes every topic" test $? -eq 0
 # expect TOPIC REGEX...: each REGEX is in the topic's cover letter headers
 expect() {
@@ -178,7 +178,7 @@ check "... and refuses when b4/$LT has moved since (make mail or make check rebu
 # V=2 and PREFIX=PATCH: b4 prep --force-revision, and no --set-prefixes
 cp -a "$LP" "$tmp/pv2"
 printf '\n## Changes in v2\n- a test of make mail V=2\n' >> "$tmp/pv2/$LT/cover"
-PATCHES=$tmp/pv2 TOPIC=$LT V=2 PREFIX=PATCH MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/v2 "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+PATCHES=$tmp/pv2 TOPIC=$LT V=2 PREFIX=PATCH MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/v2 "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "V=2 PREFIX=PATCH: the posting is written" test -f "$BUILD/v2/$LT/v2/posting.mbox"
 check "... its subjects say PATCH v2" has "$BUILD/v2/$LT/v2/posting.mbox" '^Subject: \[PATCH v2 0+/[0-9]+\]'
 check "... with v2's and v1's changes in the cover letter" \
@@ -196,7 +196,7 @@ i = s.index("## Patches\n") + len("## Patches\n")
 j = s.find("\n\n", i)
 p = re.sub(r"[Nn]o option", "nothing", re.sub(r"CONFIG_[A-Z0-9_]+", "its option", s[i:j]))
 sys.stdout.write(s[:i] + p + s[j:])' "$LP/$t/cover" > "$tmp/pc/$t/cover"
-PATCHES=$tmp/pc TOPIC=$t MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/pco "$TOP/lab/mail.sh" > "$tmp/o" 2>&1
+PATCHES=$tmp/pc TOPIC=$t MAIL_FROM="A Poster <poster@example.org>" MAIL_OUT=$BUILD/pco "$TOP/lab/stages/mail.sh" > "$tmp/o" 2>&1
 check "a cover paragraph naming no option and not saying 'no option' is refused" \
 	has "$tmp/o" "^ERROR: stage mail: .*/$t/cover: patch paragraph 1 names no Kconfig option \(CONFIG_...\) and does not say 'no option'"
 done_testing

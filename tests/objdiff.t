@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/objdiff.t - lab/objnames.py, lab/objdiff.sh's check of what its
+# tests/objdiff.t - lab/py/objnames.py, lab/stages/objdiff.sh's check of what its
 # section and disassembly checks do not see (section headers, symbol
 # tables, relocations), on small objects gcc builds here: identical objects
 # pass; a moved __LINE__ or __COUNTER__ field of an initcall name and a
@@ -7,12 +7,12 @@
 # pass, and are named; a symbol more, a larger .bss, a relocation to
 # another element of the same array (same code bytes), another name, bad
 # usage and a missing object fail.  Also the "off" fragment objdiff gives
-# the head (lab/common.sh fragment_path).
+# the head (lab/lib/common.sh fragment_path).
 # Needs: gcc and binutils (nm), python3.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-on=$TOP/lab/objnames.py
+on=$TOP/lab/py/objnames.py
 
 if ! command -v gcc > /dev/null || ! command -v nm > /dev/null; then
 	skip "objnames.py: all cases" "no gcc or nm here (make deps installs them)"
@@ -72,12 +72,12 @@ pair arr1 arr2 1 "the same code bytes, another relocation addend" \
 	'relocations DIFFER beyond names made from __COUNTER__ and __LINE__: .*arr'
 pair base extra 1 "a symbol more" '(section headers|symbol tables) DIFFER'
 
-# fragment_path off (lab/common.sh): the series' bool options off, an int
+# fragment_path off (lab/lib/common.sh): the series' bool options off, an int
 # option left at its default (6.12's MEMCG_NR_STOCK)
 mkdir -p "$tmp/tree/init" "$tmp/tree/mm" "$tmp/build"
 printf 'config FOO_ON\n\tbool "foo"\n\tdefault y\n' > "$tmp/tree/init/Kconfig"
 printf 'config NR_THINGS\n\tint "things"\n\tdefault 1\n' > "$tmp/tree/mm/Kconfig"
-f=$(BASE=7.3 bash -c 'source "$1/lab/common.sh" && TREE=$2 BUILD=$3 LINE_OPTIONS="FOO_ON NR_THINGS" && fragment_path off' _ "$TOP" "$tmp/tree" "$tmp/build" 2>&1)
+f=$(BASE=7.3 bash -c 'source "$1/lab/lib/common.sh" && TREE=$2 BUILD=$3 LINE_OPTIONS="FOO_ON NR_THINGS" && fragment_path off' _ "$TOP" "$tmp/tree" "$tmp/build" 2>&1)
 check "fragment off: written under BUILD" test "$f" = "$tmp/build/options-off.config"
 check "fragment off: a bool option off" has "$f" '^# CONFIG_FOO_ON is not set$'
 check "fragment off: an int option left at its default" bash -c "! grep -q NR_THINGS '$f'"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/report.t - lab/report.py on recorded console logs (tests/data/):
+# tests/report.t - lab/py/report.py on recorded console logs (tests/data/):
 # counts, skip reasons, failures, the kernel-log scan and the final line.
 # Needs: python3 and a kernel tree for kunit.py (build/linux, from make tree);
 # skipped without it.
@@ -11,14 +11,14 @@ ksrc=$LB/linux
 
 # report LOG: run the parser on tests/data/LOG.log, output in $tmp/LOG.out
 report() {
-	timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
+	timeout 300 "$TOP/lab/py/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
 		--out "$tmp/$1" --expect kunit,mm,memcontrol > "$tmp/$1.out" 2>&1
 }
 
 # The cases below run with each line's tree that is there: each line's
 # report goes through that line's own kunit.py parser (6.12's loops forever
 # on a trailing plan; report.py moves the plan up for it, lead_plan).
-for l in $(sed -n 's/^LINES="\(.*\)"$/\1/p' "$TOP/lab/common.sh"); do
+for l in $LINES; do
 	ksrc=$TOP/build/$l/linux
 	if [ ! -x "$ksrc/tools/testing/kunit/kunit.py" ]; then
 		skip "$l: the recorded logs through the $l line's kunit.py" "no build/$l/linux (make tree BASE=$l; make check makes both lines' trees)"
@@ -59,7 +59,7 @@ check "died: the panic is shown" has "$tmp/died.out" 'Kernel panic - not syncing
 # an upstream failure (a case 6.12 fails here too) is listed with the values
 # the test printed and not counted; any other failure of the section is
 report_kmem() {
-	timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
+	timeout 300 "$TOP/lab/py/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
 		--out "$tmp/$1" --expect kunit,mm,memcontrol,kmem --line 6.12 > "$tmp/$1.out" 2>&1
 }
 report_kmem kmem-upstream
@@ -68,7 +68,7 @@ check "kmem-upstream: listed with its numbers" has "$tmp/kmem-upstream.out" \
 	'^  upstream failure kmem: test_percpu_basic: fails on 6.12.117 here too: .*; the test printed: memory.current 16269312, percpu 7680000$'
 check "kmem-upstream: not counted as failed" test "$(tail -n1 "$tmp/kmem-upstream.out")" = "8 passed, 0 failed, 3 skipped"
 # the known failure is the 6.12 line's: on another line it counts
-timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/kmem-upstream.log" --ksrc "$ksrc" \
+timeout 300 "$TOP/lab/py/report.py" --console "$TOP/tests/data/kmem-upstream.log" --ksrc "$ksrc" \
 	--out "$tmp/kmem-73" --expect kunit,mm,memcontrol,kmem --line 7.3 > "$tmp/kmem-73.out" 2>&1
 check "kmem-upstream on the 7.3 line: counted as failed (known failures are per line)" \
 	test "$(tail -n1 "$tmp/kmem-73.out")" = "8 passed, 1 failed, 3 skipped"
@@ -80,7 +80,7 @@ check "kmem-fail: names it, with what it printed before its result" has "$tmp/km
 # a case known to fail now and then on the line's base (FLAKY) counts as
 # passed only when it passes in the section's rerun, and is listed
 report_flaky() {
-	timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
+	timeout 300 "$TOP/lab/py/report.py" --console "$TOP/tests/data/$1.log" --ksrc "$ksrc" \
 		--out "$tmp/$1" --expect kunit,mm,memcontrol --line 7.3 > "$tmp/$1.out" 2>&1
 }
 report_flaky memcg-flaky
@@ -94,14 +94,14 @@ check "memcg-flaky-twice: named as failed, twice" has "$tmp/memcg-flaky-twice.ou
 	'^  FAILED  memcontrol: test_memcg_min \(it fails now and then on the base; it failed on the rerun too\)'
 report_flaky memcg-flaky-norerun
 check "memcg-flaky-norerun: no rerun: a failure" test "$(tail -n1 "$tmp/memcg-flaky-norerun.out")" = "5 passed, 1 failed, 3 skipped"
-timeout 300 "$TOP/lab/report.py" --console "$TOP/tests/data/memcg-flaky.log" --ksrc "$ksrc" \
+timeout 300 "$TOP/lab/py/report.py" --console "$TOP/tests/data/memcg-flaky.log" --ksrc "$ksrc" \
 	--out "$tmp/flaky-612" --expect kunit,mm,memcontrol --line 6.12 > "$tmp/flaky-612.out" 2>&1
 check "memcg-flaky on the 6.12 line: counted as failed (the list is per line)" \
 	test "$(tail -n1 "$tmp/flaky-612.out")" = "5 passed, 1 failed, 3 skipped"
 check "--rerun-cases 7.3: the guest's MMSCALE_RERUN, section:case pairs" \
-	test "$("$TOP/lab/report.py" --rerun-cases 7.3)" = "memcontrol:test_memcg_high_sync,memcontrol:test_memcg_max,memcontrol:test_memcg_min"
-check "--rerun-cases 6.12: none" test -z "$("$TOP/lab/report.py" --rerun-cases 6.12)"
-"$TOP/lab/report.py" --rerun-cases 7.x > "$tmp/rerun-bad.out" 2>&1
+	test "$("$TOP/lab/py/report.py" --rerun-cases 7.3)" = "memcontrol:test_memcg_high_sync,memcontrol:test_memcg_max,memcontrol:test_memcg_min"
+check "--rerun-cases 6.12: none" test -z "$("$TOP/lab/py/report.py" --rerun-cases 6.12)"
+"$TOP/lab/py/report.py" --rerun-cases 7.x > "$tmp/rerun-bad.out" 2>&1
 check "--rerun-cases of a bad line is refused: exit 2" test $? -eq 2
 check "... with one ERROR line" has "$tmp/rerun-bad.out" '^ERROR: --rerun-cases: "7.x" is not a line'
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/shell.t - make shell (lab/shell.sh), which boots through
+# tests/shell.t - make shell (lab/stages/shell.sh), which boots through
 # virtme-ng.  Without a kernel: an unknown fragment, a kernel that was not
 # built, and a missing virtme-ng end it with one line, before anything is
 # written, and make shell boots make check's kernel unless CONFIGS says
@@ -21,31 +21,31 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap '' PIPE
 
-# the fragments of make check's kernel: lab/run.sh's default, and lab/shell.sh's
-check_configs=$(script_default CONFIGS "$TOP/lab/run.sh")
-check "lab/shell.sh's default kernel is make check's ($check_configs)" \
-	test "$(script_default '\*' "$TOP/lab/shell.sh")" = "$check_configs"
-check "make shell passes CONFIGS when given" test "$(make -s -n -C "$TOP" shell CONFIGS="vm bench" | tail -n1)" = "lab/shell.sh vm bench"
-check "... and none otherwise (make check's kernel)" test "$(make -s -n -C "$TOP" shell | tail -n1)" = "lab/shell.sh "
+# the fragments of make check's kernel: lab/stages/run.sh's default, and lab/stages/shell.sh's
+check_configs=$(script_default CONFIGS "$TOP/lab/stages/run.sh")
+check "lab/stages/shell.sh's default kernel is make check's ($check_configs)" \
+	test "$(script_default '\*' "$TOP/lab/stages/shell.sh")" = "$check_configs"
+check "make shell passes CONFIGS when given" test "$(make -s -n -C "$TOP" shell CONFIGS="vm bench" | tail -n1)" = "lab/stages/shell.sh vm bench"
+check "... and none otherwise (make check's kernel)" test "$(make -s -n -C "$TOP" shell | tail -n1)" = "lab/stages/shell.sh "
 
-BUILD=$tmp/b "$TOP/lab/shell.sh" vm nosuch > "$tmp/out" 2>&1
+BUILD=$tmp/b "$TOP/lab/stages/shell.sh" vm nosuch > "$tmp/out" 2>&1
 check "an unknown fragment is refused" test $? -ne 0
 check "... with one line naming it" has "$tmp/out" '^ERROR: stage shell: CONFIGS=vm nosuch: no configs/nosuch.config \(the fragments are: .*\)$'
-BUILD=$tmp/b "$TOP/lab/shell.sh" >> "$tmp/out" 2>&1
+BUILD=$tmp/b "$TOP/lab/stages/shell.sh" >> "$tmp/out" 2>&1
 check "a kernel that was not built is refused" test $? -ne 0
 check "... with one line that says what to run" has "$tmp/out" "^ERROR: stage shell: no kernel in $tmp/b/${check_configs// /-}; run make build CONFIGS=\"$check_configs\" first$"
 check "... both errors are one line each, and nothing was written" \
 	bash -c '[ "$(wc -l < "$1/out")" = 2 ] && [ ! -e "$1/b" ]' _ "$tmp"
-# a kernel (its two files are all lab/shell.sh looks at) but no virtme-ng
+# a kernel (its two files are all lab/stages/shell.sh looks at) but no virtme-ng
 mkdir -p "$tmp/c/${check_configs// /-}/arch/x86/boot"
 touch "$tmp/c/${check_configs// /-}/arch/x86/boot/bzImage" "$tmp/c/${check_configs// /-}/.config"
 find "$tmp/c" | sort > "$tmp/before"
-BUILD=$tmp/c "$TOP/lab/shell.sh" > "$tmp/out2" 2>&1
+BUILD=$tmp/c "$TOP/lab/stages/shell.sh" > "$tmp/out2" 2>&1
 check "no virtme-ng: refused" test $? -ne 0
 check "... with one line that says to run make deps" \
 	bash -c '[ "$(wc -l < "$1/out2")" = 1 ] && grep -q "^ERROR: stage shell: virtme-ng is missing ($1/c/vng); run make deps, which fetches it from Debian sid$" "$1/out2"' _ "$tmp"
 check "... and nothing was written" bash -c 'find "$1/c" | sort | cmp -s - "$1/before"' _ "$tmp"
-BUILD=$tmp/c APPEND='slab_free_lock_first="off"' "$TOP/lab/shell.sh" > "$tmp/out3" 2>&1
+BUILD=$tmp/c APPEND='slab_free_lock_first="off"' "$TOP/lab/stages/shell.sh" > "$tmp/out3" 2>&1
 check "APPEND with a quote is refused with one line (vng splits it as a shell would)" \
 	bash -c '[ "$(wc -l < "$1")" = 1 ] && grep -q "^ERROR: stage shell: APPEND must be one line of kernel command line, without quotes" "$1"' _ "$tmp/out3"
 
@@ -71,7 +71,7 @@ mkdir -p "$tmp/b"
 ln -s "$kdir" "$tmp/b/$name"
 ln -s "$LB/vng" "$tmp/b/vng"
 mkfifo "$tmp/in"
-BUILD=$tmp/b BOOT_TIMEOUT=600 APPEND=slab_free_lock_first=off "$TOP/lab/shell.sh" $configs < "$tmp/in" > "$tmp/out" 2>&1 &
+BUILD=$tmp/b BOOT_TIMEOUT=600 APPEND=slab_free_lock_first=off "$TOP/lab/stages/shell.sh" $configs < "$tmp/in" > "$tmp/out" 2>&1 &
 pid=$!
 exec 3> "$tmp/in"
 until grep -q '^mmscale: shell ready' "$tmp/out" || ! kill -0 "$pid" 2>/dev/null; do

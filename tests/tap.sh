@@ -6,8 +6,10 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # no test writes outside its scratch folder: not even Python's byte code
 # (kunit.py in the kernel tree, lab/*.py)
 export PYTHONDONTWRITEBYTECODE=1
-# the build folder of the line under test (BASE, default lab/common.sh's)
-_line=${BASE:-$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/common.sh")}
+# the lines: the folders of patches/ that have a line.env (lab/lib/common.sh)
+LINES=$(for f in "$TOP"/patches/*/line.env; do basename "$(dirname "$f")"; done | sort -V | xargs)
+# the build folder of the line under test (BASE, default lab/lib/common.sh's)
+_line=${BASE:-$(sed -n 's/^DEFAULT_BASE=//p' "$TOP/lab/lib/common.sh")}
 LB=$TOP/build/$_line
 # and its patches (patches/<line>/)
 LP=$TOP/patches/$_line
@@ -38,13 +40,13 @@ has() {
 	return 1
 }
 # script_default VAR FILE: the default of the first ${VAR:-default} in FILE;
-# a default that is a variable of lab/common.sh ($DEFAULT_CONFIGS) is
+# a default that is a variable of lab/lib/common.sh ($DEFAULT_CONFIGS) is
 # resolved there
 script_default() {
 	local d
 	d=$(sed -n "s/^.*\${$1:-\\([^}]*\\)}.*$/\\1/p" "$2" | head -n1)
 	case $d in
-	'$'[A-Z_]*) d=$(sed -n "s/^${d#\$}=\"\\(.*\\)\"$/\\1/p" "$TOP/lab/common.sh" | head -n1) ;;
+	'$'[A-Z_]*) d=$(sed -n "s/^${d#\$}=\"\\(.*\\)\"$/\\1/p" "$TOP/lab/lib/common.sh" | head -n1) ;;
 	esac
 	echo "$d"
 }

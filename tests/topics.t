@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/topics.t - lab/topics.sh, the topic checks of make check, fails on
+# tests/topics.t - lab/stages/topics.sh, the topic checks of make check, fails on
 # broken inputs: a topic that needs another topic's context, two topics
 # whose order changes the tree, an mbox that is not the topic, a new
 # kernel-doc warning, and placeholder text in a changelog or cover letter.
@@ -66,7 +66,7 @@ ins() { # python: insert TEXT after line N of F.txt
 	echo "L=open('F.txt').read().split('\n'); L[$1:$1]=['$2']; open('F.txt','w').write('\n'.join(L))"
 }
 
-run_topics() { BUILD=$B PATCHES=$P TREE=${TREE_T:-$tmp/none} "$TOP/lab/topics.sh" "$@" > "$tmp/out" 2>&1; }
+run_topics() { BUILD=$B PATCHES=$P TREE=${TREE_T:-$tmp/none} "$TOP/lab/stages/topics.sh" "$@" > "$tmp/out" 2>&1; }
 
 # 1. good topics: all checks pass
 P=$tmp/p-good

@@ -12,7 +12,7 @@ line with its reason:
 
     SECTION/CASE [values=REGEX] # reason
 
-where SECTION is the console section (lab/guest-tests.sh) and values=
+where SECTION is the console section (lab/guest/tests.sh) and values=
 picks the lines of the case's output that a report quotes.  A file that
 does not exist is an empty list; a line that does not parse is an error
 that names the file and the line.
