@@ -128,7 +128,7 @@ if [ -n "${PROBE_LINE:-}" ]; then
 fi
 mttcg=
 if [ "${ACCEL:-}" = mttcg ]; then
-	mttcg="pci=noacpi"
+	mttcg=1
 	where="$where under multi-threaded TCG (vCPUs run at once on $(nproc) host CPUs)"
 fi
 
@@ -164,8 +164,7 @@ done
 # boot_side ARGS APPEND LOG ENV: one boot; 0 done, 2 stopped before
 # userspace with the known multi-threaded TCG oops, 1 else
 boot_side() {
-	local append=$2${mttcg:+ $mttcg}
-	append=${append# }
+	local append=$2
 	# shellcheck disable=SC2086 # args are "-k FILE [-M DIR]", no spaces
 	"$LAB_DIR/stages/boot.sh" $1 -l "$3" -p "$TOP/bench/guest-bench.sh" \
 		-t "${BOOT_TIMEOUT:-1500}" -s 0 -c "$VCPUS" -n $nodes ${mttcg:+-u 600} ${append:+-a "$append"} \

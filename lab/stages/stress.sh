@@ -84,15 +84,10 @@ gcc -O2 -o "$out/bin/slabinfo" "$TREE/tools/mm/slabinfo.c" 2> "$out/slabinfo-bui
 # whose SLUB_STATS the run reports for the other caches)
 caches="page->ptl,kmalloc-256,kmalloc-cg-64,vmap_area"
 args="slab_debug=FZPU,$caches"
-# PCI interrupts from the BIOS's PIRQ table, not from ACPI: QEMU's pc
-# machine routes INTx through a _PRT method with an AML While loop, and
-# ACPICA aborts a loop after 30 s (ACPI_MAX_LOOP_TIMEOUT).  The debug
-# kernel with PREEMPT_RT interprets it that slowly under TCG, as does the
-# non-RT one when the host's cores are busy: the virtio devices then get
-# no interrupt line (the kernel logs AE_AML_LOOP_TIMEOUT and "PCI INT A:
-# no GSI"), and the boot waits on the first virtio request for ever.
-# The kernel has no CONFIG_PCI_MSI, so virtio cannot fall back to MSI-X.
-args+=" pci=noacpi"
+# pci=noacpi comes with every boot of the line (LINE_BOOT_APPEND in
+# patches/<line>/line.env, which lab/stages/boot.sh appends): without it
+# QEMU's ACPI _PRT loop times out under TCG on busy cores, and the virtio
+# devices get no interrupt line
 # INJECT=drain: CPU 1 isolated, so that drain_all_stock() skips it
 case ,${INJECT:-none}, in *,drain,*) args+=" isolcpus=1" ;; esac
 # boot_try N: one boot; 0 done, 2 the known MTTCG pre-userspace oops, 1 else
