@@ -39,7 +39,7 @@ WAYS=${WAYS:-boot.sh vng}
 [[ $WAYS =~ ^(boot\.sh|vng)( (boot\.sh|vng))?$ ]] || die "WAYS must be boot.sh, vng or both, not '$WAYS'"
 VNG_ARGS=${VNG_ARGS:-}
 [[ $VNG_ARGS =~ ^(--verbose)?$ ]] || die "VNG_ARGS may be --verbose or empty, not '$VNG_ARGS'"
-O=$BUILD/$(echo $configs | tr ' ' -)
+O=$BUILD/$(kernel_name $configs)
 kernel=$O/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel in $O; run make build first"
 vng_ready

@@ -657,6 +657,14 @@ die_on_failed_runs() {
 	die "$(head -n1 <<< "$bad")$([ "$n" -gt 1 ] && echo "; $((n - 1)) more failure(s)"); every run is kept in $1"
 }
 
+# kernel_name FRAGMENT...: the name of the kernel built from those config
+# fragments, which is its folder under BUILD (lab/stages/build.sh): the
+# names joined by '-' ("vm debug mmscale" -> vm-debug-mmscale)
+kernel_name() {
+	local IFS=-
+	echo "$*"
+}
+
 # new_dir BASE: make a new, empty folder BASE (or BASE-2, BASE-3, ... when
 # BASE exists: two runs in the same second never share one) and print it.
 new_dir() {

@@ -117,7 +117,7 @@ extra=()
 CONFIG=${CONFIG:-}
 [ -z "$CONFIG" ] || want_fragments "CONFIG=$CONFIG" "$CONFIG"
 for c in ${CONFIG//,/ }; do extra+=("$c"); done
-suffix=$(IFS=-; echo "${extra[*]:+-${extra[*]}}")
+suffix=${extra[*]:+-$(kernel_name "${extra[@]}")}
 
 # the lazy-purge threshold sweep (KiB; auto = the kernel's formula; the
 # base kernel has no knob and runs auto only)

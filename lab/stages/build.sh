@@ -31,7 +31,7 @@ source "$(dirname "$0")/../lib/common.sh"
 # no fragment: the one default kernel (lab/lib/common.sh DEFAULT_CONFIGS)
 [ $# -ge 1 ] || set -- $DEFAULT_CONFIGS
 KSRC=${KSRC:-$TREE}
-NAME=${NAME:-$(IFS=-; echo "$*")}
+NAME=${NAME:-$(kernel_name "$@")}
 STAGE="build $NAME"
 want_fragments "CONFIGS=$*" "$*"
 [[ $NAME =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$ ]] ||

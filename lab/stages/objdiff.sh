@@ -41,7 +41,7 @@ for obj in "$@"; do
 	[[ $obj =~ ^[A-Za-z0-9_][A-Za-z0-9_./-]*\.o$ ]] && [[ $obj != *..* ]] ||
 		die "$obj is not an object file of the tree (e.g. mm/memory.o)"
 done
-name=objdiff-$(echo $frags | tr ' ' -)
+name=objdiff-$(kernel_name $frags)
 stage objdiff "$LOGS/$name.log"
 base_tree=$BUILD/objdiff-base/$(basename "$TREE")
 # the line's fixes (LINE_FIXES in patches/<line>/line.env): patches of the

@@ -93,7 +93,7 @@ signature() {
 run_boots() {
 	local mode=$1 n=$2 i q rc p log t0 t up sig
 	shift 2
-	local O=$BUILD/$(echo $DEFAULT_CONFIGS | tr ' ' -)
+	local O=$BUILD/$(kernel_name $DEFAULT_CONFIGS)
 	in_range "$n" 1 1000 || die "N must be 1..1000, not '$n'"
 	[ $# -gt 0 ] || usage
 	for q; do qemu_path "$q" > /dev/null; done

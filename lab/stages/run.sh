@@ -53,7 +53,7 @@ want_vmtests
 want_boot_settings
 want_bool SLAB_DEBUG_BOOT FORCE
 want_linux_src
-name=$(echo $CONFIGS | tr " " -)
+name=$(kernel_name $CONFIGS)
 O=$BUILD/$name
 RUN_DIR=$BUILD/run-$name
 mkdir -p "$BUILD"

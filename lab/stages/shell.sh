@@ -36,7 +36,7 @@ want_number BOOT_TIMEOUT 1 86400
 want_choice ACCEL auto kvm tcg
 [[ ${APPEND:-} =~ ^[[:print:]]*$ ]] && [[ ${APPEND:-} != *[\"\'\`\$\\]* ]] ||
 	die "APPEND must be one line of kernel command line, without quotes, \\, \` or \$ (vng splits it as a shell would)"
-name=$(echo ${configs//,/ } | tr ' ' -)
+name=$(kernel_name ${configs//,/ })
 O=$BUILD/$name
 kernel=$O/arch/x86/boot/bzImage
 [ -f "$kernel" ] && [ -f "$O/.config" ] ||

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# lab/stages/source.sh - stage "source": get the Linux 6.12.y source the series is for.
+# lab/stages/source.sh - stage "source": get the line's kernel source (the
+# Linux version patches/<line>/line.env names).
 #
-# What it does: by default installs Debian's linux-source-6.12 package with
-# apt when /usr/src/linux-source-6.12.tar.xz is missing (apt-get update
-# first), extracts it into build/src and records the exact version in
-# build/src.version.  With LINUX_SRC=/path/to/linux-6.12.y it takes that tree
-# instead (a git tree contributes its committed HEAD, a plain tree its files).
-# build/src becomes a git repository with one commit tagged mmscale/base, so
-# later stages can clone it cheaply; it is reused while the origin is unchanged.
-# LINUX_SRC must be a Linux 6.12.y tree (VERSION and PATCHLEVEL in its
-# Makefile, Kconfig, mm/); it is checked before anything is written.  When
-# the source changed, build/linux (made from the old one) is deleted, but
-# only when it holds no work that is not in patches/ (the check of make
-# tree); FORCE=1 deletes it with that work, and says so.
-# What it needs: root for apt-get, tar, xz, git.  Writes build/src,
-# build/src.version and build/source.log.
+# What it does: by default takes Debian's package of the line's source
+# (LINE_DEB_PKG: from the machine's apt sources, or, with LINE_DEB_SUITE,
+# from that suite with a private apt state, installing nothing), extracts
+# it into build/<line>/src and records the exact version in src.version.
+# With LINUX_SRC=/path it takes that tree instead (a git tree contributes
+# its committed HEAD, a plain tree its files); it must be a tree of the
+# line's version (LINE_KERNEL_GLOB: VERSION and PATCHLEVEL in its
+# Makefile, Kconfig, mm/), checked before anything is written.  src becomes
+# a git repository with one commit tagged mmscale/base, so later stages can
+# clone it cheaply; it is reused while the origin is unchanged.  When the
+# source changed, build/<line>/linux (made from the old one) is deleted,
+# but only when it holds no work that is not in patches/ (make export
+# --check); FORCE=1 deletes it with that work, and says so.
+# What it needs: root for apt-get, tar, xz, git.  Writes build/<line>/src,
+# src.version and source.log there.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 STAGE=source

@@ -68,7 +68,7 @@ want_linux_src
 "$LAB_DIR/stages/tree.sh"
 frags=(vm debug mmscale stress)
 [ "${CONFIG:-}" = rt ] && frags+=(rt)
-name=$(IFS=-; echo "${frags[*]}")
+name=$(kernel_name "${frags[@]}")
 t0=$(date +%s)
 "$LAB_DIR/stages/build.sh" "${frags[@]}"
 t_build=$(($(date +%s) - t0))
