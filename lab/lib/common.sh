@@ -226,18 +226,18 @@ kmake_init() {
 # build_workloads DIR: compile bench/*.c into DIR (the guest runs them over
 # the 9p root; HOST=1 runs them here).
 build_workloads() {
-	local w
+	local src
 	mkdir -p "$1"
-	for w in page_fault shm_pread sigqueue; do
-		gcc -O2 -Wall -pthread -o "$1/$w" "$TOP/bench/$w.c" || return 1
+	for src in "$TOP"/bench/*.c; do
+		gcc -O2 -Wall -pthread -o "$1/$(basename "$src" .c)" "$src" || return 1
 	done
 }
 
-# Topics.  patches/series lists the topic folders in the lab's order (one
-# name a line); patches/<topic>/series lists that topic's patch files.  Each
-# topic applies alone to the baseline; the lab's tree is all of them, in
-# that order.  build/linux keeps each commit's topic in a git note
-# ("topic: NAME"; git notes show --ref=mmscale-topic).
+# Topics.  patches/<line>/series lists the topic folders in the lab's order
+# (one name a line); patches/<line>/<topic>/series lists that topic's patch
+# files.  Each topic applies alone to the baseline; the lab's tree is all of
+# them, in that order.  build/<line>/linux keeps each commit's topic in a
+# git note ("topic: NAME"; git notes show --ref=mmscale-topic).
 NOTES_REF=refs/notes/mmscale-topic
 
 # series_lines FILE: the non-empty, non-comment lines of a series file.

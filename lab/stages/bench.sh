@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# lab/stages/bench.sh - "make bench": LKP-style A/B benchmark of base (Linux 6.12,
-# series not applied) against head (series applied, its options on).
+# lab/stages/bench.sh - "make bench": LKP-style A/B benchmark of the line's
+# base (its pristine kernel, series not applied) against head (series
+# applied, its options on).
 #
 # Usage: lab/stages/bench.sh        (make bench)
-#   BENCH=NAMES    workloads, comma separated, from: page_fault1 page_fault2
-#                  page_fault3 shm-pread-seq-mt memcg-parallel-fault
-#                  hackbench hackbench-cgroup vmalloc (picked from the
-#                  matrix below), or explicit bench/workloads.sh items
-#                  (anything with a ':')
+#   BENCH=NAMES    workloads, comma separated, by name (BENCH_ITEMS in
+#                  lab/lib/common.sh; picked from the matrix of the run,
+#                  else the whole one), or explicit bench/workloads.sh
+#                  items (anything with a ':')
 #   RUNS=N         boots per side, interleaved A B A B (default 3)
 #   FULL=1         the whole matrix instead of the default set
 #   CONFIG=NAMES   extra config fragments for both sides (e.g. rt)
@@ -19,9 +19,9 @@
 #                  loops from a timed probe (loops=auto); the sizes are in
 #                  the report, and a run too short to measure, or with
 #                  fewer tasks than CPUs, says so there.  With MATRIX=memcg
-#                  or slub, the matrix's items on the running kernel
-#                  (memcg: iperf3 pairs also at 32, 64, ... up to the CPU
-#                  count); the run records whether the kernel has the
+#                  or slub, the matrix's items on the running kernel,
+#                  scaled to its CPUs (memcg: iperf3 pairs also at 32,
+#                  64, ... up to the CPU count); the run records whether the kernel has the
 #                  series' options (host.side: head, base or another)
 #   SECONDS_PER=N  samples per sampled workload (default 5)
 #   MATRIX=stock   issue 16's memcg stock matrix instead of base against
