@@ -80,6 +80,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 import labfacts  # noqa: E402
+import fleet  # noqa: E402  lab/py/fleet.py: one workload's record; LKP and mmtests results
 
 LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|skip|size|warn|uname) (.*)$')
 # what a kernel report looks like on a console: lab/lib/kernel-reports
@@ -124,9 +125,7 @@ def parse_log(path):
     run = {'workloads': {}, 'errors': [], 'info': [], 'kernel_reports': [], 'done': False}
 
     def wl(name):
-        return run['workloads'].setdefault(
-            name, {'metrics': {}, 'ops': None, 'counters': {}, 'errors': [], 'info': [], 'skipped': [],
-                   'sizes': [], 'warnings': []})
+        return run['workloads'].setdefault(name, fleet.workload())
     try:
         f = open(path, errors='replace')
     except OSError as e:
@@ -226,7 +225,6 @@ def load(path):
         raise Refused('%s: no such results folder or file' % path)
     if os.path.isdir(path):
         if not os.path.isfile(os.path.join(path, 'results.json')):
-            import fleet  # lab/py/fleet.py: the results of LKP and mmtests
             kind = fleet.detect(path)
             if kind:
                 doc = {'lkp': fleet.load_lkp, 'mmtests': fleet.load_mmtests}[kind](path, Refused)

@@ -82,6 +82,7 @@ ITER = re.compile(r'^iter-(\d+)$')
 
 
 def workload():
+    """One workload's record in a run (compare.py's parse_log uses it too)."""
     return {'metrics': {}, 'counters': {}, 'errors': [], 'info': [], 'ops': None,
             'sizes': [], 'skipped': [], 'warnings': []}
 
