@@ -69,6 +69,10 @@ kernel_report_patterns() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$LAB_DIR/lib/kernel-reports"
 }
 
+# a stage's verdicts: TAP lines and its result file (tap_result, tap_end)
+# shellcheck source=/dev/null
+source "$LAB_DIR/lib/tap.sh"
+
 # json_fields FILE KEY...: the values of top-level KEYs of the JSON object
 # in FILE, space separated, in order (a stage's result file: report.py's
 # result.json, boot.sh's *.boot.json); nothing and status 1 if FILE cannot
@@ -77,6 +81,29 @@ json_fields() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join(str(d[k]) for k in sys.argv[2:]))' "$@" 2>/dev/null
+}
+
+# timed NAME CMD...: run one stage of a target and remember how long it
+# took (print_times); a stage that fails ends the target with its status,
+# after the times so far
+times=()
+t_all=$(date +%s)
+timed() {
+	local what=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	times+=("$(printf '%-28s %5ds' "$what" $(($(date +%s) - t0)))")
+	if [ "$rc" != 0 ]; then
+		print_times
+		exit "$rc"
+	fi
+}
+print_times() {
+	[ ${#times[@]} -gt 0 ] || return 0
+	echo "== stage times =="
+	printf '  %s\n' "${times[@]}"
+	printf '  %-28s %5ds\n' total $(($(date +%s) - t_all))
 }
 
 # die MSG: one clear error line naming the stage and its log, then exit 1.

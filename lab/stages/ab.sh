@@ -196,7 +196,7 @@ for ((i = 1; i <= RUNS; i++)); do
 			runs+=("$side:$i:$log:boot failed or timed out (lab/stages/boot.sh)")
 		fi
 		# probe KVM once, then keep what the first boot used
-		[ -n "${ACCEL:-}" ] || export ACCEL=$(grep -q -- '-accel kvm' "$log" 2>/dev/null && echo kvm || echo tcg)
+		[ -n "${ACCEL:-}" ] || export ACCEL=$(json_fields "${log%.log}.boot.json" accel || echo tcg)
 	done
 done
 [ -z "$mttcg" ] || say "multi-threaded TCG: $retries boot(s) retried after the known pre-userspace oops"
@@ -208,7 +208,7 @@ for v in "${optional[@]}"; do
 done
 [ -n "${PROBE_LINE:-}" ] && envs+="PROBE_LINE='$PROBE_LINE' "
 [ "${ACCEL:-}" = mttcg ] && envs+="ACCEL=mttcg "
-accel=$(grep -q -- '-accel kvm' "$OUT/${names[0]}-1.log" 2>/dev/null && echo kvm || echo tcg)
+accel=$(json_fields "$OUT/${names[0]}-1.boot.json" accel || echo tcg)
 [ -n "$mttcg" ] && accel=mttcg
 if [ $# = 2 ]; then
 	how="${BASE_APPEND:+BASE_APPEND=\"$BASE_APPEND\" }${HEAD_APPEND:+HEAD_APPEND=\"$HEAD_APPEND\" }RUNS=$RUNS BENCH=$BENCH lab/stages/ab.sh $1 $2"

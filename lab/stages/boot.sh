@@ -218,23 +218,37 @@ full="$cmdline${LINE_BOOT_APPEND:+ $LINE_BOOT_APPEND}${extra:+ $extra}"
 for kv in "$@"; do full+=" $kv"; done
 
 say "booting $(basename "$kernel") ($accel, $cpus vCPUs, $nodes NUMA nodes, ${mem} MiB, timeout ${timeout_s}s)"
-# how it boots, for the stages that quote it (lab/stages/mail.sh): next to the log
-printf '{"kernel": "%s", "accel": "%s", "vcpus": %d, "nodes": %d, "mem_mib": %d, "timeout_s": %d}\n' \
-	"$kernel" "$accel" "$cpus" "$nodes" "$mem" "$timeout_s" > "${log%.log}.boot.json"
+# how it booted, for the stages that quote or judge it (lab/stages/mail.sh,
+# ab.sh, equiv.sh): LOG's .boot.json, next to the log.  status: running,
+# ok, no-userspace, timeout, qemu-failed or no-poweroff; reason: one line.
+boot_json() {
+	python3 -c 'import json, sys
+k, a, c, n, m, t, st, why, out = sys.argv[1:]
+with open(out + ".tmp", "w") as f:
+    json.dump({"kernel": k, "accel": a, "vcpus": int(c), "nodes": int(n), "mem_mib": int(m),
+               "timeout_s": int(t), "status": st, "reason": why}, f)
+    f.write("\n")' "$kernel" "$accel" "$cpus" "$nodes" "$mem" "$timeout_s" "$1" "${2:-}" "${log%.log}.boot.json" &&
+		mv "${log%.log}.boot.json.tmp" "${log%.log}.boot.json"
+}
+boot_json running
 rc=0
 boot_once "$accel" "$timeout_s" "$full" "$log" "$up_s" || rc=$?
 if [ "$rc" = 3 ]; then
 	tail -n 5 "$log" >&2
+	boot_json no-userspace "guest did not reach userspace within ${up_s}s (-u); QEMU was killed"
 	say "guest did not reach userspace within ${up_s}s (-u); QEMU was killed"
 	exit 3
 fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	tail -n 5 "$log" >&2
+	boot_json timeout "guest did not finish within ${timeout_s}s (hang?); QEMU was killed"
 	die "guest did not finish within ${timeout_s}s (hang?); QEMU was killed"
 fi
-[ "$rc" = 0 ] || die "qemu-system-x86_64 exited with status $rc"
+[ "$rc" = 0 ] || { boot_json qemu-failed "qemu-system-x86_64 exited with status $rc"; die "qemu-system-x86_64 exited with status $rc"; }
 if ! grep -q '^mmscale: poweroff' "$log"; then
 	grep -m1 -B2 -A8 -aE -f <(kernel_report_patterns) "$log" >&2 || tail -n 8 "$log" >&2
+	boot_json no-poweroff "guest stopped before powering off (panic or reboot?)"
 	die "guest stopped before powering off (panic or reboot?)"
 fi
+boot_json ok
 say "guest powered off"

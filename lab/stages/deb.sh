@@ -39,7 +39,8 @@
 # /proc/config.gz has the series' options (head), that a module of the
 # package loads (test_vmalloc), and parses the KUnit results with the
 # kernel's kunit.py parse: every suite built in must pass (skips are
-# listed with their reasons).  Console log and kunit.txt in OUTDIR.
+# listed with their reasons).  Console log, kunit.txt and the verdicts as a
+# result file (result.json, lab/lib/tap.sh) in OUTDIR.
 # What it needs: what make run needs, and debhelper and dpkg-dev (lab/stages/deps.sh).
 # Writes build/base/deb-base*, build/deb-head*, build/deb/<time>/.
 set -euo pipefail
@@ -105,9 +106,9 @@ verify() {
 	# check_line DESC REGEX [FILE]: a line of FILE (the console) matches
 	check_line() {
 		if grep -qE "$2" "${3:-$out/console.txt}"; then
-			echo "ok - $1"
+			tap_result 0 "$1"
 		else
-			echo "not ok - $1"
+			tap_result 1 "$1"
 			rc=1
 		fi
 	}
@@ -121,9 +122,9 @@ verify() {
 	# the kernel's own KTAP parser; it exits non-zero on a failed test
 	if python3 "$TREE/tools/testing/kunit/kunit.py" parse "$out/console.txt" 2>&1 |
 		sed 's/\x1b\[[0-9;]*m//g' > "$out/kunit.txt" && [ "${PIPESTATUS[0]}" = 0 ]; then
-		echo "ok - KUnit at boot, kunit.py parse: $(grep -E 'Testing complete' "$out/kunit.txt" | sed 's/^\[[0-9:]*\] //')"
+		tap_result 0 "KUnit at boot, kunit.py parse: $(grep -E 'Testing complete' "$out/kunit.txt" | sed 's/^\[[0-9:]*\] //')"
 	else
-		echo "not ok - KUnit at boot (kunit.py parse: $out/kunit.txt)"
+		tap_result 1 "KUnit at boot (kunit.py parse: $out/kunit.txt)"
 		rc=1
 	fi
 	if [ -n "$want_series" ]; then
@@ -133,6 +134,7 @@ verify() {
 		done
 	fi
 	grep -E 'SKIP' "$out/kunit.txt" | sed 's/^\[[0-9:]*\] /  # /' | head -n 20 || true
+	tap_write "$out/result.json"
 	return "$rc"
 }
 
@@ -211,8 +213,8 @@ fi
 	(cd "$out" && ls -1 ./*.deb | sed 's|^\./||')
 } > "$out/README"
 if [ "${DEB_BOOT:-1}" = 1 ]; then
-	verify "$head_deb" "$out/boot-head" head | tee "$out/boot-head.txt"
-	grep -q '^not ok' "$out/boot-head.txt" && die "the head package's kernel failed a check ($out/boot-head.txt)"
+	verify "$head_deb" "$out/boot-head" head | tee "$out/boot-head.txt" ||
+		die "the head package's kernel failed a check ($out/boot-head.txt)"
 fi
 cat "$out/README"
 say "packages in $out; on a server: docs/real-hardware.md"

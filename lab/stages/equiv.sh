@@ -95,11 +95,7 @@ compare() {
 		echo "sections on one side only (not compared): ${only:-none}${unexpected:+; unexpected, a failure: $unexpected}"
 		echo "== diff -u base head ($(wc -l < "$out/diff.txt") lines; empty is the pass) =="
 		cat "$out/diff.txt"
-		if [ ${#times[@]} -gt 0 ]; then
-			echo "== stage times =="
-			printf '  %s\n' "${times[@]}"
-			printf '  %-24s %5ds\n' total $(($(date +%s) - t_all))
-		fi
+		print_times
 	} > "$out/summary.txt"
 	cat "$out/summary.txt"
 	say "results in $out"
@@ -115,7 +111,6 @@ compare() {
 if [ "${1:-}" = --compare ]; then
 	[ $# = 2 ] && [ -d "$2/base" ] && [ -d "$2/head" ] ||
 		die "--compare DIR: DIR must hold base/ and head/ of a make equiv run (build/equiv/<time>)"
-	times=()
 	compare "${2%/}" "the reports in ${2%/} again (lab/stages/equiv.sh --compare)"
 	exit 0
 fi
@@ -123,18 +118,6 @@ want_boot_settings
 want_linux_src
 [ "${1:-}" != --check ] || exit 0
 [ $# = 0 ] || die "usage: $0 [--check | --compare DIR]"
-
-t_all=$(date +%s)
-times=()
-# timed NAME CMD...: run one stage and remember how long it took
-timed() {
-	local what=$1 t0 rc=0
-	shift
-	t0=$(date +%s)
-	"$@" || rc=$?
-	times+=("$(printf '%-24s %5ds' "$what" $(($(date +%s) - t0)))")
-	[ "$rc" = 0 ] || die "$what failed"
-}
 
 timed deps "$LAB_DIR/stages/deps.sh"
 timed source "$LAB_DIR/stages/source.sh"
@@ -186,8 +169,8 @@ both_boots() {
 	done
 	wait "$pb" || rb=$?
 	wait "$ph" || rh=$?
-	[ "$rb" = 0 ] || say "base boot failed: $(tail -n 1 "$out/base/boot.out")"
-	[ "$rh" = 0 ] || say "head boot failed: $(tail -n 1 "$out/head/boot.out")"
+	[ "$rb" = 0 ] || say "base boot failed: $(json_fields "$out/base/console.boot.json" reason || echo "no boot record")"
+	[ "$rh" = 0 ] || say "head boot failed: $(json_fields "$out/head/console.boot.json" reason || echo "no boot record")"
 	[ "$rb" = 0 ] && [ "$rh" = 0 ]
 }
 timed boots both_boots

@@ -4,7 +4,8 @@
 # topics on its own line (BASE), and all of them on every other line of
 # LINES, so that the line it does not boot is still checked.
 #
-# Usage: lab/stages/linecheck.sh CHECK...      (BASE=6.12 lab/stages/linecheck.sh all)
+# Usage: lab/stages/linecheck.sh [--result FILE] CHECK...
+#        (BASE=6.12 lab/stages/linecheck.sh all)
 #   tree        make source and make tree for the line (lab/stages/source.sh,
 #               lab/stages/tree.sh)
 #   export      make export on the fresh tree leaves patches/<line>/
@@ -22,8 +23,9 @@
 #               user space and take no option, and are not compiled here
 #   all         tree export checkpatch topics compile
 # Prints one TAP line per item ("ok N - ..."), each check's progress on
-# stderr, and last "N passed, N failed"; exit 1 if any failed.  Logs:
-# LOGS/linecheck-<check>.log.
+# stderr, and last "N passed, N failed"; exit 1 if any failed.  --result
+# FILE: the verdicts as a result file too (lab/lib/tap.sh), which is what
+# make check reads.  Logs: LOGS/linecheck-<check>.log.
 # What it needs: what make tree needs (lab/stages/deps.sh); compile needs gcc and
 # about 3 GiB under BUILD.  Writes BUILD/ (the line's, build/<line> by
 # default) and nothing in patches/.
@@ -31,6 +33,12 @@ set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 STAGE=linecheck
 
+result_file=
+if [ "${1:-}" = --result ]; then
+	[ $# -ge 2 ] || die "--result needs a FILE"
+	result_file=$2
+	shift 2
+fi
 checks=()
 for c in "$@"; do
 	case $c in
@@ -39,19 +47,11 @@ for c in "$@"; do
 	*) die "unknown check '$c' (tree, export, checkpatch, topics, compile, all)" ;;
 	esac
 done
-[ ${#checks[@]} -gt 0 ] || { echo "usage: $0 tree|export|checkpatch|topics|compile|all..." >&2; exit 2; }
+[ ${#checks[@]} -gt 0 ] || { echo "usage: $0 [--result FILE] tree|export|checkpatch|topics|compile|all..." >&2; exit 2; }
 
-n=0 pass=0 fail=0
-# result RC DESC: one TAP line
+# result RC DESC [WHY]: one TAP line, named for the line
 result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $BASE: $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n - $BASE: $2"
-	fi
+	tap_result "$1" "$BASE: $2" "${3:-}"
 }
 
 # check_tree: the source and the tree of the line, as make tree makes them
@@ -109,20 +109,14 @@ check_checkpatch() {
 # check_topics: make mail of every topic into a scratch folder, then the
 # topic checks with that mail folder for the mbox round trip
 check_topics() {
-	local log=$1 mdir=$BUILD/check-mail rc=0 out
+	local log=$1 mdir=$BUILD/check-mail rc=0
+	rm -f "$LOGS/linecheck-topics.json"
 	MAIL_FROM="lab check <check@mmscale.invalid>" MAIL_OUT=$mdir TOPIC= V=1 \
 		"$LAB_DIR/stages/mail.sh" >> "$log" 2>&1 || rc=$?
 	result $rc "make mail of every topic (mail: $mdir)"
-	out=$(MAILDIR=$mdir "$LAB_DIR/stages/topics.sh" apply kerneldoc maintainers "mbox=$mdir" placeholders 2>> "$log") || true
-	echo "$out" >> "$log"
-	grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<< "$out" || result 1 "lab/stages/topics.sh finished (log: $log)"
-	while read -r line; do
-		if [[ $line =~ ^ok\ [0-9]+\ -\ (.*)$ ]]; then
-			result 0 "${BASH_REMATCH[1]}"
-		elif [[ $line =~ ^not\ ok\ [0-9]+\ -\ (.*)$ ]]; then
-			result 1 "${BASH_REMATCH[1]}"
-		fi
-	done <<< "$out"
+	MAILDIR=$mdir "$LAB_DIR/stages/topics.sh" --result "$LOGS/linecheck-topics.json" \
+		apply kerneldoc maintainers "mbox=$mdir" placeholders >> "$log" 2>&1 || true
+	tap_replay "$LOGS/linecheck-topics.json" "$BASE: "
 }
 
 # kbuild_object FILE.c: a Makefile or Kbuild of FILE's folder or of one above
@@ -156,7 +150,7 @@ check_compile() {
 		if git -C "$TREE" cat-file -e "$BASE_TAG:$f" 2>/dev/null; then old+=("${f%.c}.o"); fi
 	done
 	if [ ${#all[@]} = 0 ]; then
-		result 0 "compile: the series touches no kernel .c file # SKIP nothing to compile"
+		result skip "compile: the series touches no kernel .c file" "nothing to compile"
 		return
 	fi
 	say "options off: ${old[*]} (lab/stages/objdiff.sh vm: base and head)"
@@ -187,5 +181,4 @@ for c in "${checks[@]}"; do
 	fi
 	say "$BASE: $c done in $(($(date +%s) - t0)) s"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_end "$result_file"

@@ -58,26 +58,6 @@ O=$BUILD/$name
 RUN_DIR=$BUILD/run-$name
 mkdir -p "$BUILD"
 
-times=()
-t_all=$(date +%s)
-# timed NAME CMD...: run one stage and remember how long it took
-timed() {
-	local what=$1 t0 rc=0
-	shift
-	t0=$(date +%s)
-	"$@" || rc=$?
-	times+=("$(printf '%-28s %5ds' "$what" $(($(date +%s) - t0)))")
-	if [ "$rc" != 0 ]; then
-		print_times
-		exit "$rc"
-	fi
-}
-print_times() {
-	echo "== stage times =="
-	printf '  %s\n' "${times[@]}"
-	printf '  %-28s %5ds\n' total $(($(date +%s) - t_all))
-}
-
 timed deps "$LAB_DIR/stages/deps.sh"
 # virtme-ng, for make shell and tests/shell.t: without it (sid out of
 # reach) that test skips its boot, saying why, and nothing else changes
@@ -95,18 +75,18 @@ done
 
 cp_pass=0 cp_fail=0 tp_pass=0 tp_fail=0 ol_pass=0 ol_fail=0
 # linecheck WHAT LOG CMD...: run CMD (lab/stages/linecheck.sh and its checks,
-# under env for another line), its TAP lines into LOG, shown indented;
-# sets lc_pass and lc_fail.  A run that did not finish is a failure.
+# under env for another line) with its output in LOG and its result file
+# next to it (LOG's .json), its verdicts shown indented; sets lc_pass and
+# lc_fail from the result file.  A run that wrote none is a failure.
 linecheck() {
-	local what=$1 log=$2
+	local what=$1 log=$2 res=${2%.log}.json
 	shift 2
 	echo "== $what =="
+	rm -f "$res"
 	# its progress lines ("[linecheck +Ns] ...") as it goes, the rest in LOG
 	{ "$@" 2>&1 || true; } | tee "$log" | grep --line-buffered -E '^\[' | sed 's/^/  /' >&2 || true
-	grep -E '^(not )?ok ' "$log" | sed 's/^/  /'
-	lc_pass=$(grep -cE '^ok ' "$log" || true)
-	lc_fail=$(grep -cE '^not ok ' "$log" || true)
-	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log" || lc_fail=$((lc_fail + 1))
+	read -r lc_pass lc_fail < <(json_fields "$res" passed failed || echo 0 1)
+	result_lines "$res"
 	return 0
 }
 if [ "$mode" = check ]; then
@@ -116,7 +96,7 @@ if [ "$mode" = check ]; then
 	# with them on
 	own_static() {
 		linecheck "$BASE: export, checkpatch --strict, compile" "$BUILD/linecheck.log" \
-			"$LAB_DIR/stages/linecheck.sh" export checkpatch compile
+			"$LAB_DIR/stages/linecheck.sh" --result "$BUILD/linecheck.json" export checkpatch compile
 		cp_pass=$lc_pass cp_fail=$lc_fail
 	}
 	timed "export, checkpatch, compile" own_static
@@ -198,20 +178,24 @@ if [ "$mode" = check ]; then
 	# its release, /proc/config.gz has the series' options, a module
 	# loads, and kunit.py parse of the KUnit run at boot
 	deb_check() {
-		local log=$RUN_DIR/deb/deb.log img
+		local log=$RUN_DIR/deb/deb.log res=$RUN_DIR/deb/boot/result.json img=
 		echo "== package (lab/stages/deb.sh --package, --verify) =="
+		rm -rf "$RUN_DIR/deb"
 		mkdir -p "$RUN_DIR/deb"
-		if "$LAB_DIR/stages/deb.sh" --package "$TREE" "$O" "$RUN_DIR/deb/pkg" > "$log" 2>&1 &&
-			img=$(ls "$RUN_DIR"/deb/pkg/linux-image-*.deb | grep -v -- '-dbg_' | head -n1) &&
-			echo "ok - make bindeb-pkg: $(cd "$RUN_DIR/deb/pkg" && ls ./*.deb | sed 's|^\./||' | tr '\n' ' ')" >> "$log"; then
-			BOOT_TIMEOUT=$BOOT_TIMEOUT "$LAB_DIR/stages/deb.sh" --verify "$img" "$RUN_DIR/deb/boot" >> "$log" 2>&1 || true
-		else
-			echo "not ok - make bindeb-pkg (log: $log)" >> "$log"
+		if "$LAB_DIR/stages/deb.sh" --package "$TREE" "$O" "$RUN_DIR/deb/pkg" > "$log" 2>&1; then
+			img=$(find "$RUN_DIR/deb/pkg" -maxdepth 1 -name 'linux-image-*.deb' ! -name '*-dbg_*' | head -n1)
 		fi
-		grep -E '^(not )?ok ' "$log" | sed 's/^/  /'
-		dp_pass=$(grep -cE '^ok ' "$log" || true)
-		dp_fail=$(grep -cE '^not ok ' "$log" || true)
-		[ "$dp_pass" -gt 0 ] || dp_fail=$((dp_fail + 1))
+		if [ -n "$img" ]; then
+			dp_pass=1
+			echo "  ok - make bindeb-pkg: $(cd "$RUN_DIR/deb/pkg" && ls ./*.deb | sed 's|^\./||' | tr '\n' ' ')"
+			BOOT_TIMEOUT=$BOOT_TIMEOUT "$LAB_DIR/stages/deb.sh" --verify "$img" "$RUN_DIR/deb/boot" >> "$log" 2>&1 || true
+			read -r p f < <(json_fields "$res" passed failed || echo 0 1)
+			dp_pass=$((dp_pass + p)) dp_fail=$f
+			result_lines "$res"
+		else
+			dp_fail=1
+			echo "  not ok - make bindeb-pkg (log: $log)"
+		fi
 		return 0
 	}
 	timed deb deb_check
@@ -223,7 +207,7 @@ if [ "$mode" = check ]; then
 	# lab/stages/topics.sh).
 	topics_checks() {
 		linecheck "$BASE: topics (lab/stages/topics.sh, lab/stages/mail.sh)" "$BUILD/topics-check.log" \
-			env MAIL_REPORT="$RUN_DIR" "$LAB_DIR/stages/linecheck.sh" topics
+			env MAIL_REPORT="$RUN_DIR" "$LAB_DIR/stages/linecheck.sh" --result "$BUILD/topics-check.json" topics
 		tp_pass=$lc_pass tp_fail=$lc_fail
 	}
 	timed topics topics_checks
@@ -240,7 +224,7 @@ if [ "$mode" = check ]; then
 			[ "$BUILD" = "$TOP/build/$BASE" ] || b=$BUILD/line-$l
 			linecheck "line $l (no boot): tree, export, checkpatch, topics, compile" \
 				"$BUILD/linecheck-$l.log" env -u TREE -u PATCHES -u LOGS -u MAIL_REPORT \
-				BASE="$l" BUILD="$b" "$LAB_DIR/stages/linecheck.sh" all
+				BASE="$l" BUILD="$b" "$LAB_DIR/stages/linecheck.sh" --result "$BUILD/linecheck-$l.json" all
 			ol_pass=$((ol_pass + lc_pass)) ol_fail=$((ol_fail + lc_fail))
 		done
 	}
@@ -250,19 +234,11 @@ if [ "$mode" = check ]; then
 	# kernel just built), the report code on recorded console logs through
 	# each line's kunit.py (both lines' trees are there by now)
 	lab_tests() {
-		local out=$BUILD/lab-tests.log rc=0
+		local out=$BUILD/lab-tests.log res=$BUILD/lab-tests.json
 		echo "== lab self-tests (prove tests/) =="
-		prove -v "$TOP"/tests/*.t > "$out" 2>&1 || rc=$?
-		# each line of the verdicts, and before a "not ok" the test's
-		# own diagnostics ("# " lines) that came right before it, so that
-		# a failure shows why here, not only in the log
-		awk '/^#/ { if (n < 40) buf[n++] = $0; next }
-			/^not ok / { for (i = 0; i < n; i++) print "  " buf[i] }
-			/^(not )?ok |^tests\/|^Result|^Files/ { print "  " $0 }
-			{ n = 0 }' "$out"
-		lab_pass=$(grep -cE '^ok ' "$out" || true)
-		lab_fail=$(grep -cE '^not ok ' "$out" || true)
-		[ "$rc" = 0 ] || { [ "$lab_fail" -gt 0 ] || lab_fail=1; }
+		rm -f "$res"
+		"$LAB_DIR/lib/prove.pl" "$out" "$res" "$TOP"/tests/*.t || true
+		read -r lab_pass lab_fail < <(json_fields "$res" passed failed || echo 0 1)
 		return 0
 	}
 	timed lab-tests lab_tests

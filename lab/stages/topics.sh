@@ -2,7 +2,9 @@
 # lab/stages/topics.sh - stage "topics": checks that the topic series can be posted
 # one by one.  No kernel build; about a minute.
 #
-# Usage: lab/stages/topics.sh [CHECK...]      default: apply kerneldoc maintainers placeholders
+# Usage: lab/stages/topics.sh [--result FILE] [CHECK...]
+#   default CHECKs: apply kerneldoc maintainers placeholders; --result FILE
+#   writes the verdicts as a result file too (lab/lib/tap.sh)
 #   apply         each topic of patches/ applies alone to the pristine
 #                 baseline with plain git am (no 3-way, no fuzz); all
 #                 topics in the order of patches/series and in the reverse
@@ -35,6 +37,12 @@ set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 STAGE=topics
 
+result_file=
+if [ "${1:-}" = --result ]; then
+	[ $# -ge 2 ] || die "--result needs a FILE"
+	result_file=$2
+	shift 2
+fi
 checks=("$@")
 [ ${#checks[@]} -gt 0 ] || checks=(apply kerneldoc maintainers placeholders)
 for c in "${checks[@]}"; do
@@ -49,20 +57,7 @@ read_topics
 PATCHES=$(cd "$PATCHES" && pwd)
 ver=$(cat "$BUILD/src.version" 2>/dev/null || echo "?")
 
-n=0 pass=0 fail=0
 echo "TAP version 13"
-# result OK DESC [WHY]
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n - $2${3:+ # $3}"
-	fi
-}
-
 # A scratch clone of the baseline to git am into.
 wt=$BUILD/topics/linux
 scratch() {
@@ -129,10 +124,10 @@ check_apply() {
 		say "git am: topic $t alone (${#fs[@]} patches)"
 		if out=$(am_tree "${fs[@]}"); then
 			topic_tree[$t]=$out
-			result 0 "topic $t applies alone to Linux $ver (${#fs[@]} patches, git am)"
+			tap_result 0 "topic $t applies alone to Linux $ver (${#fs[@]} patches, git am)"
 		else
 			topic_tree[$t]=
-			result 1 "topic $t applies alone to Linux $ver" "$out"
+			tap_result 1 "topic $t applies alone to Linux $ver" "$out"
 		fi
 		fwd+=("${fs[@]}")
 	done
@@ -145,18 +140,18 @@ check_apply() {
 	say "git am: all topics, reverse"
 	rt=$(am_tree "${rev[@]}") || rt="failed: $rt"
 	if [[ $ft == failed* || $rt == failed* ]]; then
-		result 1 "all topics apply in forward and in reverse order" "forward: $ft; reverse: $rt"
+		tap_result 1 "all topics apply in forward and in reverse order" "forward: $ft; reverse: $rt"
 	elif [ "$ft" = "$rt" ]; then
-		result 0 "forward and reverse order give the same tree (${ft:0:12})"
+		tap_result 0 "forward and reverse order give the same tree (${ft:0:12})"
 	else
-		result 1 "forward and reverse order give the same tree" "forward $ft, reverse $rt; git diff $ft $rt in $wt"
+		tap_result 1 "forward and reverse order give the same tree" "forward $ft, reverse $rt; git diff $ft $rt in $wt"
 	fi
 	if [ -d "$TREE/.git" ]; then
 		lt=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
 		if [ "$lt" = "$ft" ]; then
-			result 0 "build/linux is all topics in order (tree ${lt:0:12})"
+			tap_result 0 "build/linux is all topics in order (tree ${lt:0:12})"
 		else
-			result 1 "build/linux is all topics in order" "build/linux tree $lt, patches/ give $ft: run 'make tree' or 'make export'"
+			tap_result 1 "build/linux is all topics in order" "build/linux tree $lt, patches/ give $ft: run 'make tree' or 'make export'"
 		fi
 	fi
 }
@@ -173,7 +168,7 @@ check_mbox() {
 		fi
 		mb=$(ls -d "$dir/$t"/v*/posting.mbox 2>/dev/null | sort -V | tail -n1 || true)
 		if [ -z "$mb" ]; then
-			result 1 "topic $t: posting.mbox git am's to the topic's tree" "no $dir/$t/v*/posting.mbox"
+			tap_result 1 "topic $t: posting.mbox git am's to the topic's tree" "no $dir/$t/v*/posting.mbox"
 			continue
 		fi
 		# a fix at the topic's head is posted first, on its own
@@ -181,11 +176,11 @@ check_mbox() {
 		fx=$(ls -d "$dir/$t-fix"/v*/posting.mbox 2>/dev/null | sort -V | tail -n1 || true)
 		say "git am: ${fx:+$fx and }$mb"
 		if ! got=$(am_tree ${fx:+"$fx"} "$mb"); then
-			result 1 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver" "$got"
+			tap_result 1 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver" "$got"
 		elif [ -n "${topic_tree[$t]}" ] && [ "$got" = "${topic_tree[$t]}" ]; then
-			result 0 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver, same tree as $PDIR/$t (${got:0:12})"
+			tap_result 0 "topic $t: ${mb#"$dir"/} git am's onto Linux $ver, same tree as $PDIR/$t (${got:0:12})"
 		else
-			result 1 "topic $t: ${mb#"$dir"/} gives the topic's tree" "mbox tree $got, $PDIR/$t tree ${topic_tree[$t]:-none}"
+			tap_result 1 "topic $t: ${mb#"$dir"/} gives the topic's tree" "mbox tree $got, $PDIR/$t tree ${topic_tree[$t]:-none}"
 		fi
 	done
 }
@@ -201,7 +196,7 @@ check_kerneldoc() {
 	mapfile -t files < <(for t in "${TOPICS[@]}"; do topic_files "$t"; done | xargs sed -n 's|^+++ b/||p' |
 		grep -E '\.[ch]$' | sort -u)
 	if [ ${#files[@]} -eq 0 ]; then
-		result 0 "kernel-doc: the series touches no .c or .h file"
+		tap_result 0 "kernel-doc: the series touches no .c or .h file"
 		return
 	fi
 	say "kernel-doc -none -Wall on ${#files[@]} file(s)"
@@ -218,10 +213,10 @@ check_kerneldoc() {
 	bw=$(wc -l < "$BUILD/topics/kdoc.base")
 	new=$(comm -13 "$BUILD/topics/kdoc.base" "$BUILD/topics/kdoc.head")
 	if [ -z "$new" ]; then
-		result 0 "kernel-doc -Wall: no new warning in the ${#files[@]} files the series touches ($hw upstream warning(s) in those files on both base and head)"
+		tap_result 0 "kernel-doc -Wall: no new warning in the ${#files[@]} files the series touches ($hw upstream warning(s) in those files on both base and head)"
 	else
 		printf '%s\n' "$new" | sed 's/^/# /'
-		result 1 "kernel-doc -Wall: no new warning in the files the series touches" \
+		tap_result 1 "kernel-doc -Wall: no new warning in the files the series touches" \
 			"$(printf '%s\n' "$new" | wc -l) new (base $bw, head $hw)"
 	fi
 }
@@ -240,9 +235,9 @@ check_maintainers() {
 		/^diff --git / { f = $4; sub(/^b\//, "", f) }
 		/^new file mode / { print f }' | sort -u)
 	if [ ${#bad[@]} -eq 0 ]; then
-		result 0 "MAINTAINERS covers each of the $nf file(s) the series adds"
+		tap_result 0 "MAINTAINERS covers each of the $nf file(s) the series adds"
 	else
-		result 1 "MAINTAINERS covers each file the series adds" "no section but THE REST for: ${bad[*]}"
+		tap_result 1 "MAINTAINERS covers each file the series adds" "no section but THE REST for: ${bad[*]}"
 	fi
 }
 
@@ -268,10 +263,10 @@ check_placeholders() {
 		done
 	done
 	if [ "$hits" = 0 ]; then
-		result 0 "no placeholder text in changelogs or cover letters"
+		tap_result 0 "no placeholder text in changelogs or cover letters"
 	else
 		printf '# %s\n' "${where[@]}"
-		result 1 "no placeholder text in changelogs or cover letters" "$hits file(s): ${where[0]}"
+		tap_result 1 "no placeholder text in changelogs or cover letters" "$hits file(s): ${where[0]}"
 	fi
 }
 
@@ -284,6 +279,5 @@ for c in "${checks[@]}"; do
 	placeholders) check_placeholders ;;
 	esac
 done
-echo "1..$n"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+echo "1..$_tap_n"
+tap_end "$result_file"

@@ -1,0 +1,65 @@
+#!/usr/bin/perl
+# lab/lib/prove.pl - the lab's own tests for make check: prove -v's run of
+# TEST... (TAP::Harness, the engine under prove) with the whole output in
+# LOG, and the verdicts in RESULT, a stage result file (lab/lib/tap.sh).
+#
+# Usage: lab/lib/prove.pl LOG RESULT TEST...
+# Prints each test file's verdict, and each failed case with the comment
+# lines ("# ...") that came right before it, so that a failure shows why.
+# Exits 0 when every file passed.
+use strict;
+use warnings;
+use JSON::PP;
+use TAP::Harness;
+
+die "usage: $0 LOG RESULT TEST...\n" unless @ARGV >= 3;
+my ($log, $result, @tests) = @ARGV;
+open(my $out, '>', $log) or die "$0: $log: $!\n";
+$out->autoflush(1);
+
+my @failures;
+my $harness = TAP::Harness->new({ verbosity => 1, merge => 1, stdout => $out });
+$harness->callback(made_parser => sub {
+	my ($parser, $test) = @_;
+	my $file = ref $test ? $test->[0] : $test;
+	my @comments;
+	$parser->callback(comment => sub {
+		push @comments, $_[0]->as_string;
+		shift @comments if @comments > 40;
+	});
+	$parser->callback(test => sub {
+		my $r = shift;
+		if (!$r->is_ok) {
+			print "  $_\n" for @comments;
+			print '  ', $r->as_string, "\n";
+			push @failures, "$file: " . $r->as_string;
+		}
+		@comments = ();
+	});
+	$parser->callback(EOF => sub {
+		my $p = shift;
+		my $how = $p->skip_all ? 'skipped: ' . $p->skip_all
+			: ($p->has_problems ? 'FAILED' : 'ok');
+		printf "  %s: %d tests, %s\n", $file, $p->tests_run, $how;
+	});
+});
+my $agg = $harness->runtests(@tests);
+my ($pass, $fail) = (scalar $agg->passed, scalar $agg->failed);
+my $skip = 0;
+for my $d ($agg->descriptions) {
+	my ($p) = $agg->parsers($d);
+	$skip += scalar $p->skipped;
+	if ($p->has_problems && !$p->failed) {
+		# a wrong plan, a crash, a bad exit: one failure for the file
+		$fail++;
+		push @failures, "$d: " . ($p->exit ? 'exit status ' . $p->exit : 'wrong plan or TAP');
+	}
+}
+open(my $rf, '>', "$result.tmp") or die "$0: $result: $!\n";
+print $rf JSON::PP->new->canonical->pretty->encode({
+	stage => 'lab-tests', line => $ENV{BASE} // '?', passed => $pass + 0,
+	failed => $fail + 0, skipped => $skip, failures => \@failures,
+	cases => [map { { name => $_, ok => JSON::PP::false, skip => '', why => '' } } @failures],
+});
+close($rf) and rename("$result.tmp", $result) or die "$0: $result: $!\n";
+exit($agg->all_passed ? 0 : 1);
