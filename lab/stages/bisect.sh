@@ -104,7 +104,7 @@ for ((i = first; i <= last; i++)); do
 		if ! "$LAB_DIR/stages/boot.sh" -k "$obj/arch/x86/boot/bzImage" -l "$clog" \
 			-t "$BOOT_TIMEOUT" -s 0 -a "kunit.enable=1" >> "$STAGE_LOG" 2>&1; then
 			why="boot failed (log: $clog)"
-		elif ! "$LAB_DIR/py/report.py" --console "$clog" --ksrc "$wt" --out "$rdir" \
+		elif ! "$LAB_DIR/py/report.py" --console "$clog" --ksrc "$wt" --line "$BASE" --out "$rdir" \
 			--expect kunit > "$rdir/report.txt" 2>&1; then
 			why="KUnit failure or kernel report: $(json_fields "$rdir/result.json" failed || echo ?) failed (see $rdir/report.txt)"
 		fi

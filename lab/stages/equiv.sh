@@ -177,7 +177,7 @@ timed boots both_boots
 stage equiv
 for s in base head; do
 	t=$([ $s = base ] && echo "$base_tree" || echo "$TREE")
-	"$LAB_DIR/py/report.py" --console "$out/$s/console.log" --ksrc "$t" --out "$out/$s" \
+	"$LAB_DIR/py/report.py" --console "$out/$s/console.log" --ksrc "$t" --line "$BASE" --out "$out/$s" \
 		--expect kunit,mm,memcontrol,kmem > "$out/$s/report.txt" || true
 done
 compare "$out" "base $(git -C "$base_tree" describe --tags 2>/dev/null || echo "$BASE_TAG") against head $(git -C "$TREE" rev-parse --short=12 HEAD) (series applied, its options off), configs vm + debug"

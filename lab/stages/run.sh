@@ -21,7 +21,9 @@
 #          MAINTAINERS, placeholders), every other line of LINES without a
 #          boot (lab/stages/linecheck.sh all: its tree, export, checkpatch, topics
 #          and a compile of the series' objects with the options off and
-#          on), and last the lab's own tests (tests/*.t with prove).
+#          on; in the background while the kernel boots), and last the
+#          lab's own tests (tests/*.t through lab/lib/prove.pl).
+#   Each part's verdicts come from its result file (lab/lib/tap.sh).
 # Environment: CONFIGS, KUNIT_FILTER (kunit.filter_glob), VMTESTS (mm
 # selftest categories), BOOT_TIMEOUT (seconds), ACCEL (auto|kvm|tcg),
 # ACCEL_PROBE (1: run the accelerator probe again, see lab/stages/boot.sh),
@@ -89,6 +91,51 @@ linecheck() {
 	result_lines "$res"
 	return 0
 }
+# Every other line, without a boot: its source and tree, export,
+# checkpatch, topics and a compile of the series' objects with the options
+# off (equal to its base) and on (lab/stages/linecheck.sh all).  Its folder:
+# build/<line> next to this line's, or BUILD/line-<line> when BUILD was
+# given.  They need no boot, so make check runs them in the background
+# while this line's kernel boots (QEMU's TCG keeps one core busy): their
+# output is shown, and their result files summed, when they are done.
+other_lines() {
+	local l b
+	for l in $LINES; do
+		[ "$l" != "$BASE" ] || continue
+		b=$TOP/build/$l
+		[ "$BUILD" = "$TOP/build/$BASE" ] || b=$BUILD/line-$l
+		linecheck "line $l (no boot): tree, export, checkpatch, topics, compile" \
+			"$BUILD/linecheck-$l.log" env -u TREE -u PATCHES -u LOGS -u MAIL_REPORT \
+			BASE="$l" BUILD="$b" "$LAB_DIR/stages/linecheck.sh" --result "$BUILD/linecheck-$l.json" all
+	done
+}
+ol_pid=
+other_lines_start() {
+	local l
+	for l in $LINES; do rm -f "$BUILD/linecheck-$l.json"; done
+	# a process group of its own (set -m), so that one kill stops it all
+	set -m
+	other_lines > "$BUILD/other-lines.out" 2>&1 &
+	ol_pid=$!
+	set +m
+	say "the other lines' checks run in the background (output: $BUILD/other-lines.out)"
+}
+other_lines_wait() {
+	local l p f rc=0
+	wait "$ol_pid" || rc=$?
+	ol_pid=
+	cat "$BUILD/other-lines.out"
+	[ "$rc" = 0 ] || ol_fail=$((ol_fail + 1))
+	for l in $LINES; do
+		[ "$l" != "$BASE" ] || continue
+		read -r p f < <(json_fields "$BUILD/linecheck-$l.json" passed failed || echo 0 1)
+		ol_pass=$((ol_pass + p)) ol_fail=$((ol_fail + f))
+	done
+	return 0
+}
+# a make check that stops early stops them too
+trap '[ -z "$ol_pid" ] || kill -- -"$ol_pid" 2> /dev/null || true' EXIT
+
 if [ "$mode" = check ]; then
 	# make export on the fresh tree must leave patches/<line> unchanged;
 	# every patch through checkpatch.pl --strict; the series' objects
@@ -103,6 +150,7 @@ if [ "$mode" = check ]; then
 fi
 
 timed "build $name" "$LAB_DIR/stages/build.sh" $CONFIGS
+[ "$mode" != check ] || other_lines_start
 lab_pass=0 lab_fail=0
 
 # the cases the guest runs their section again for when they fail (known
@@ -154,14 +202,14 @@ report() {
 	STAGE=report
 	echo "== results: $RUN_DIR =="
 	rm -f "$RUN_DIR/result.json" "$RUN_DIR/slab-debug/result.json"
-	"$LAB_DIR/py/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --out "$RUN_DIR" \
+	"$LAB_DIR/py/report.py" --console "$RUN_DIR/console.log" --ksrc "$TREE" --line "$BASE" --out "$RUN_DIR" \
 		--expect "kunit,mm${cgroup_csv:+,$cgroup_csv}" > "$RUN_DIR/report.txt" || report_rc=$?
 	sed '$d' "$RUN_DIR/report.txt"
 	read -r k_pass k_fail k_skip < <(json_fields "$RUN_DIR/result.json" passed failed skipped ||
 		echo 0 1 0)
 	if [ "${SLAB_DEBUG_BOOT:-1}" = 1 ] && [ -n "$slab_debug_expect" ]; then
 		echo "== results, slab_debug=FZPU boot: $RUN_DIR/slab-debug =="
-		"$LAB_DIR/py/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" \
+		"$LAB_DIR/py/report.py" --console "$RUN_DIR/slab-debug/console.log" --ksrc "$TREE" --line "$BASE" \
 			--out "$RUN_DIR/slab-debug" --expect "$slab_debug_expect" > "$RUN_DIR/slab-debug/report.txt" || report_rc=$?
 		sed '$d' "$RUN_DIR/slab-debug/report.txt"
 		read -r p2 f2 s2 < <(json_fields "$RUN_DIR/slab-debug/result.json" passed failed skipped ||
@@ -211,24 +259,8 @@ if [ "$mode" = check ]; then
 		tp_pass=$lc_pass tp_fail=$lc_fail
 	}
 	timed topics topics_checks
-	# Every other line, without a boot: its source and tree, export,
-	# checkpatch, topics and a compile of the series' objects with the
-	# options off (equal to its base) and on (lab/stages/linecheck.sh all).  Its
-	# folder: build/<line> next to this line's, or BUILD/line-<line> when
-	# BUILD was given.
-	other_lines() {
-		local l b
-		for l in $LINES; do
-			[ "$l" != "$BASE" ] || continue
-			b=$TOP/build/$l
-			[ "$BUILD" = "$TOP/build/$BASE" ] || b=$BUILD/line-$l
-			linecheck "line $l (no boot): tree, export, checkpatch, topics, compile" \
-				"$BUILD/linecheck-$l.log" env -u TREE -u PATCHES -u LOGS -u MAIL_REPORT \
-				BASE="$l" BUILD="$b" "$LAB_DIR/stages/linecheck.sh" --result "$BUILD/linecheck-$l.json" all
-			ol_pass=$((ol_pass + lc_pass)) ol_fail=$((ol_fail + lc_fail))
-		done
-	}
-	timed "other lines" other_lines
+	# every other line's checks, started beside the boots (above)
+	timed "other lines (wait)" other_lines_wait
 	# the lab's own tests, last: a broken patch stops the tree stage, bad
 	# inputs give clear errors (the hang case and make shell boot the
 	# kernel just built), the report code on recorded console logs through

@@ -125,7 +125,7 @@ if [ "$rc" != 0 ]; then
 	die "the stress boot failed; retries $retries ($log)"
 fi
 log=$(ls "$out"/console-*.log | tail -n 1)
-"$LAB_DIR/py/report.py" --console "$log" --ksrc "$TREE" --out "$out" --expect stress > "$out/report.txt" || rc=$?
+"$LAB_DIR/py/report.py" --console "$log" --ksrc "$TREE" --line "$BASE" --out "$out" --expect stress > "$out/report.txt" || rc=$?
 cat "$out/report.txt"
 {
 	echo "make stress STRESS_SECONDS=$secs${CONFIG:+ CONFIG=$CONFIG} VCPUS=$VCPUS INJECT=${INJECT:-none}"
