@@ -76,4 +76,18 @@ else
 	skip "report.py with a bad case list" "no build/$_line/linux (make tree)"
 fi
 
+# a fragment that sets one line's options only is in configs/<line>/, and
+# another line does not take it
+frag() { BASE=$1 bash -c 'source "$1/lab/lib/common.sh"; want_fragments CONFIGS "$2"' _ "$TOP" "$2" > "$tmp/frag" 2>&1; }
+for c in "$TOP"/configs/*/*.config; do
+	l=$(basename "$(dirname "$c")") n=$(basename "$c" .config)
+	frag "$l" "vm $n"
+	check "configs/$l/$n.config: a fragment of the $l line" test $? -eq 0
+	for o in $LINES; do
+		[ "$o" != "$l" ] && [ ! -f "$TOP/configs/$n.config" ] && [ ! -f "$TOP/configs/$o/$n.config" ] || continue
+		frag "$o" "vm $n"
+		check "... and not of the $o line, in one line" refused "$tmp/frag" "no configs/$n.config or configs/$o/$n.config"
+	done
+done
+
 done_testing

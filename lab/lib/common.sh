@@ -360,8 +360,9 @@ no_empty_items() {
 }
 
 # fragment_path NAME: the config fragment NAME of this line: the line's own
-# configs/<line>/NAME.config where it has one (the series' options differ
-# between the lines while topics are ported), else configs/NAME.config.
+# configs/<line>/NAME.config where it has one (a fragment that sets only
+# one line's options lives there: the series' options differ between the
+# lines), else configs/NAME.config.
 # NAME "off" is every bool option of the line's series off (LINE_OPTIONS of
 # patches/<line>/line.env; some are on by default; an int option such as
 # 6.12's MEMCG_NR_STOCK keeps its default, the base's behaviour), written to
@@ -392,10 +393,12 @@ want_fragments() {
 	local f n=0 known k
 	no_empty_items "$1" "$2"
 	for f in ${2//,/ }; do
-		if [ "$f" != off ] && { ! [[ $f =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -f "$TOP/configs/$f.config" ]; }; then
-			known=$(for k in "$TOP"/configs/*.config; do basename "$k" .config; done | tr '\n' ' ')
+		if [ "$f" != off ] && { ! [[ $f =~ ^[A-Za-z0-9_-]+$ ]] ||
+			{ [ ! -f "$TOP/configs/$f.config" ] && [ ! -f "$TOP/configs/$BASE/$f.config" ]; }; }; then
+			known=$(for k in "$TOP"/configs/*.config "$TOP/configs/$BASE"/*.config; do
+				[ ! -f "$k" ] || basename "$k" .config; done | sort -u | tr '\n' ' ')
 			known+="off"
-			die "$1: no configs/$f.config (the fragments are: ${known% })"
+			die "$1: no configs/$f.config or configs/$BASE/$f.config (the fragments are: ${known% })"
 		fi
 		n=$((n + 1))
 	done
