@@ -40,7 +40,10 @@ check "make clean BUILD=<a folder inside that tree>: refused" refused "$tmp/out"
 check "... and the edit is still there" grep -qx "int b;" "$t/mm/memory.c"
 # long steps say they still run: make clean's deletion among them
 MMSCALE_PROGRESS_EVERY=1 bash -c 'source "$1/lab/lib/common.sh"; STAGE=x; progress "waiting" sleep 3.5' _ "$TOP" > "$tmp/out" 2>&1
-check "progress: a 3.5 s step says 'still running' 3 times at 1 s" test "$(grep -c '^\[x +[0-9]*s\] waiting: still running$' "$tmp/out")" = 3
+# (how many times depends on the load: at least once, never a count)
+check "progress: a 3.5 s step says 'still running' at 1 s" grep -q '^\[x +[0-9]*s\] waiting: still running$' "$tmp/out"
+MMSCALE_PROGRESS_EVERY=1 bash -c 'source "$1/lab/lib/common.sh"; STAGE=x; progress "waiting" true' _ "$TOP" > "$tmp/out" 2>&1
+check "progress: a step that ends at once says nothing" test ! -s "$tmp/out"
 bash -c 'source "$1/lab/lib/common.sh"; progress "failing" false' _ "$TOP" > "$tmp/out" 2>&1
 check "progress: the step's exit status is kept" test $? = 1
 check "the silent steps of make source, make deps and make clean go through it" \
