@@ -30,7 +30,7 @@ check "... and none otherwise (make check's kernel)" test "$(make -s -n -C "$TOP
 
 BUILD=$tmp/b "$TOP/lab/stages/shell.sh" vm nosuch > "$tmp/out" 2>&1
 check "an unknown fragment is refused" test $? -ne 0
-check "... with one line naming it" has "$tmp/out" '^ERROR: stage shell: CONFIGS=vm nosuch: no configs/nosuch.config \(the fragments are: .*\)$'
+check "... with one line naming it" has "$tmp/out" '^ERROR: stage shell: CONFIGS=vm nosuch: no configs/nosuch.config or configs/[0-9.]+/nosuch.config \(the fragments are: .*\)$'
 BUILD=$tmp/b "$TOP/lab/stages/shell.sh" >> "$tmp/out" 2>&1
 check "a kernel that was not built is refused" test $? -ne 0
 check "... with one line that says what to run" has "$tmp/out" "^ERROR: stage shell: no kernel in $tmp/b/${check_configs// /-}; run make build CONFIGS=\"$check_configs\" first$"
