@@ -72,7 +72,7 @@
 # alone).  make check boots the line and checks the other one
 # without a boot (lab/stages/linecheck.sh).
 # BUILD=DIR puts everything generated in DIR (default build/<line>; make clean
-# deletes only a folder the lab made, see docs/lab-internals.md).
+# deletes only a folder the lab made, see docs/knobs.md).
 
 SHELL := /bin/bash
 # every target checks its knobs first (lab/lib/knobs.sh)

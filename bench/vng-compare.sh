@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/vng-compare.sh - lab/stages/boot.sh against virtme-ng (vng) on one kernel:
-# the measured run behind docs/lab-internals.md's side-by-side table
+# the measured run behind docs/results.md's side-by-side table
 # (issue 30).  Not a test, and not in make check.
 #
 # Usage: [ROUNDS=2] [MTTCG=1] [EXITS=1] [WAYS="boot.sh vng"]

@@ -50,7 +50,7 @@
 #   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
 #                                   fix_size full_fit long_busy_list
 #                                   random_size align (make stress's
-#                                   old vmalloc round, docs/stress.md:
+#                                   old vmalloc round, docs/results.md:
 #                                   fix_size+full_fit+long_busy_list,
 #                                   MMSCALE_VMALLOC_LOOPS=50),
 #                                   THRESHOLD "auto", "4xauto" (N times auto)

@@ -4,7 +4,7 @@
 # parses; and its comparison (lab/stages/equiv.sh --compare) on made-up kunit.py
 # JSON: equal verdicts pass, a changed verdict or an unexpected one-sided
 # section fails.  (The run itself builds two debug kernels, which CI does
-# not; its result is in docs/stress.md.)
+# not; its result is in docs/results.md.)
 # Needs: bash, make.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)

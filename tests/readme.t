@@ -63,7 +63,7 @@ done
 check "the knob table's ACCEL default is lab/stages/boot.sh's" same ACCEL "$(readme_default ACCEL)" "$(sed -n 's/^accel=\${ACCEL:-\([a-z]*\)}$/\1/p' "$TOP/lab/stages/boot.sh")"
 check "the knob table's ACCEL_PROBE default is lab/stages/boot.sh's" same ACCEL_PROBE "$(readme_default ACCEL_PROBE)" "$(script_default ACCEL_PROBE "$TOP/lab/stages/boot.sh")"
 check "make shell's BOOT_TIMEOUT default in docs/ is lab/stages/shell.sh's" \
-	grep -q "\`BOOT_TIMEOUT\` (default $(script_default BOOT_TIMEOUT "$TOP/lab/stages/shell.sh") s)" "$TOP/docs/lab-internals.md"
+	grep -q "\`BOOT_TIMEOUT\` (default $(script_default BOOT_TIMEOUT "$TOP/lab/stages/shell.sh") s)" "$TOP/docs/shell.md"
 knobs=$(sed -n '/^# Environment:/,/^# What it does/p' "$run" | grep -o '\b[A-Z][A-Z_]*[A-Z]\b' | sort -u | grep -vx 'FZPU')
 for v in $knobs; do
 	check "lab/stages/run.sh's knob $v is in the knob table" grep -q "^| \`$v[=\`]" "$docs"

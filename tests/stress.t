@@ -2,8 +2,8 @@
 # tests/stress.t - make stress's front end: every bad setting is refused
 # with one line before any stage runs; boot.sh takes ACCEL=mttcg (and puts
 # tcg,thread=multi on QEMU's line); the stress plan parses.  (The run
-# itself, and its injected faults, are in docs/stress.md with their
-# numbers: it needs its own kernel, which CI does not build.)
+# itself, and its injected faults, are in docs/stress.md, their
+# numbers in docs/results.md: it needs its own kernel, which CI does not build.)
 # Needs: bash, make.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)

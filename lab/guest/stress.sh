@@ -157,7 +157,7 @@ s_vmalloc() {
 			echo "$t" > $knob || fail vmalloc "threshold $t"
 		fi
 		# The round's tests, by threshold, so that a round alone takes
-		# seconds, not minutes (docs/stress.md, "The vmalloc round"; under
+		# seconds, not minutes (docs/results.md, "make stress's vmalloc round"; under
 		# the other stressors it still took 59-74 s there; 4 workers
 		# alone under MTTCG: full_fit, whose junk list is the threshold,
 		# took 765 s at auto, 62 s at 16 MiB and 5 s at 1 MiB;

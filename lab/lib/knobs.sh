@@ -31,7 +31,7 @@
 # What it needs: bash, awk.  Exit: 0, or 2 with one ERROR line.
 set -euo pipefail
 
-# Every target's knobs; docs/lab-internals.md explains each.  BASE (the
+# Every target's knobs; docs/knobs.md explains each.  BASE (the
 # line: 6.12 or 7.3), BASE_VERSION (another package version of its source)
 # and BUILD (where everything generated goes) are every target's.
 declare -A KNOBS=(
