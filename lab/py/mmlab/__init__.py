@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mmlab - the lab's Python tools as one package.
+
+  cli       what every tool's command line shares: Refused, Parser, main()
+  facts     facts kept in data files (kernel-reports, a line's case lists)
+  compare   stage "compare": benchmark logs -> results.json -> LKP tables
+  fleet     LKP and mmtests results read as compare's runs
+  report    stage "parse": a guest console log -> results
+  objnames  objdiff's check of section headers, symbols and relocations
+
+Each tool is started from the shell through its launcher, lab/py/TOOL.py,
+or as "python3 -m mmlab.TOOL" with lab/py on PYTHONPATH.
+"""
