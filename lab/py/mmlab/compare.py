@@ -79,8 +79,9 @@ import sys
 from . import facts, fleet
 from .cli import Parser, Refused, read_json
 from .cli import main as cli_main
+from .records import LineKind, Run
 
-LINE = re.compile(r'^mmscale: (metric|ops|counter|info|error|skip|size|warn|uname) (.*)$')
+LINE = re.compile(r'^mmscale: (%s) (.*)$' % '|'.join(k.value for k in LineKind))
 # what a kernel report looks like on a console: lab/lib/kernel-reports
 KERNEL_REPORT = facts.kernel_report_re()
 # vm events shown by default in the counter table (all are kept in the JSON)
@@ -111,52 +112,52 @@ def add_page_counter_both(doc):
 
 def parse_log(path):
     """One run's content: workloads with metrics/ops/counters/errors."""
-    run = {'workloads': {}, 'errors': [], 'info': [], 'kernel_reports': [], 'done': False}
-
-    def wl(name):
-        return run['workloads'].setdefault(name, fleet.workload())
+    run = Run()
     try:
         f = open(path, errors='replace')
     except OSError as e:
-        run['errors'].append('log unreadable: %s' % e)
+        run.errors.append('log unreadable: %s' % e)
         return run
     with f:
         for raw in f:
             line = raw.rstrip('\r\n')
             if line == 'mmscale: bench done':
-                run['done'] = True
+                run.done = True
                 continue
             m = LINE.match(line)
             if not m:
-                if KERNEL_REPORT.search(line) and len(run['kernel_reports']) < 20:
-                    run['kernel_reports'].append(line.strip())
+                if KERNEL_REPORT.search(line) and len(run.kernel_reports) < 20:
+                    run.kernel_reports.append(line.strip())
                 continue
-            kind, rest = m.groups()
-            if kind == 'uname':
-                run['uname'] = rest
+            kind, rest = LineKind(m.group(1)), m.group(2)
+            if kind is LineKind.UNAME:
+                run.uname = rest
                 continue
             name, _, tail = rest.partition(' ')
-            if kind in ('metric', 'counter'):
+            if kind in (LineKind.METRIC, LineKind.COUNTER):
                 key, _, value = tail.partition(' ')
                 try:
                     v = float(value)
                 except ValueError:
-                    run['errors'].append('unparsable %s line: %s' % (kind, line))
+                    run.errors.append('unparsable %s line: %s' % (kind.value, line))
                     continue
-                wl(name)['metrics' if kind == 'metric' else 'counters'][key] = v
-            elif kind == 'ops':
+                w = run.workload(name)
+                (w.metrics if kind is LineKind.METRIC else w.counters)[key] = v
+            elif kind is LineKind.OPS:
                 try:
-                    wl(name)['ops'] = float(tail)
+                    run.workload(name).ops = float(tail)
                 except ValueError:
-                    wl(name)['errors'].append('no operation count')
-            elif kind == 'skip':
-                wl(name)['skipped'].append(tail)
-            elif kind in ('size', 'warn'):
-                wl(name)['sizes' if kind == 'size' else 'warnings'].append(tail)
+                    run.workload(name).errors.append('no operation count')
+            elif kind is LineKind.SKIP:
+                run.workload(name).skipped.append(tail)
+            elif kind in (LineKind.SIZE, LineKind.WARN):
+                w = run.workload(name)
+                (w.sizes if kind is LineKind.SIZE else w.warnings).append(tail)
             elif name == 'all':
-                run['errors' if kind == 'error' else 'info'].append(tail)
+                (run.errors if kind is LineKind.ERROR else run.info).append(tail)
             else:
-                wl(name)['errors' if kind == 'error' else 'info'].append(tail)
+                w = run.workload(name)
+                (w.errors if kind is LineKind.ERROR else w.info).append(tail)
     return run
 
 
@@ -168,10 +169,10 @@ def collect(args):
             raise Refused('bad run "%s" (want SIDE:N:LOG:FAILURE)' % spec)
         side, n, log, failure = parts
         run = parse_log(log)
-        run.update(side=side, run=int(n), log=os.path.basename(log), failed=failure or None)
-        if not run['failed'] and not run['done']:
-            run['failed'] = 'incomplete: no "mmscale: bench done" in the log'
-        runs.append(run)
+        run.side, run.run, run.log, run.failed = side, int(n), os.path.basename(log), failure or None
+        if not run.failed and not run.done:
+            run.failed = 'incomplete: no "mmscale: bench done" in the log'
+        runs.append(run.to_json())
     try:
         meta = json.loads(args.meta)
     except ValueError as e:

@@ -75,6 +75,7 @@ import re
 import statistics
 
 from .cli import Refused, read_json
+from .records import Run, Workload
 
 # a result root is at most this deep below the folder given: /result/
 # TESTCASE/PARAMS/BOX/ROOTFS/KCONFIG/COMPILER/COMMIT/N (lib/result.rb)
@@ -82,16 +83,11 @@ LKP_DEPTH = 9
 ITER = re.compile(r'^iter-(\d+)$')
 
 
-def workload():
-    """One workload's record in a run (compare.py's parse_log uses it too)."""
-    return {'metrics': {}, 'counters': {}, 'errors': [], 'info': [], 'ops': None,
-            'sizes': [], 'skipped': [], 'warnings': []}
-
-
 def run(n, log, uname, workloads, failed=None):
-    return {'side': 'host', 'run': n, 'log': log, 'uname': uname, 'failed': failed,
-            'done': failed is None, 'errors': [], 'info': [], 'kernel_reports': [],
-            'workloads': workloads}
+    """A run of side "host" as a results.json run: workloads are Workload
+    records, uname the release it ran (None when unknown)."""
+    return Run(side='host', run=n, log=log, uname=uname, failed=failed, done=failed is None,
+               workloads=workloads).to_json()
 
 
 def doc_of(harness, machine, meta, runs):
@@ -226,14 +222,14 @@ def load_lkp(path):
         testcase = scalar(job, 'testcase')
         if not testcase:
             raise Refused('%s names no testcase' % jpath)
-        w = workload()
+        w = Workload()
         for k, v in sorted(stats.items()):
             if k.startswith(testcase + '.') or k.startswith('proc-vmstat.'):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise Refused('%s: "%s" is not a number: %r' % (spath, k, v))
-                w['metrics' if k.startswith(testcase + '.') else 'counters'][k] = float(v)
-        if not w['metrics']:
-            w['errors'].append('no %s.* result in stats.json' % testcase)
+                (w.metrics if k.startswith(testcase + '.') else w.counters)[k] = float(v)
+        if not w.metrics:
+            w.errors.append('no %s.* result in stats.json' % testcase)
         runs.append(run(i, below(path, spath), lkp_release(job), {lkp_name(job, testcase): w}))
         jobs.add(testcase)
         commits.add(scalar(job, 'commit') or '?')
@@ -245,7 +241,7 @@ def load_lkp(path):
     box, cpus, cpu = boxes.pop()
     return doc_of('LKP (lkp-tests)',
                   {'hostname': box, 'cpus': int(cpus) if cpus.isdigit() else cpus, 'cpu': cpu},
-                  {'host.kernel': ' '.join(sorted({r['uname'] or '?' for r in runs})),
+                  {'host.kernel': ' '.join(sorted({r.get('uname') or '?' for r in runs})),
                    'host.commit': ' '.join(sorted(commits)), 'host.side': 'LKP jobs %s' % ', '.join(sorted(jobs))},
                   runs)
 
@@ -372,9 +368,7 @@ def load_mmtests(path):
 
 
 def mm_workload(metrics, errors):
-    w = workload()
-    w['metrics'], w['errors'] = metrics, list(errors)
-    return w
+    return Workload(metrics=metrics, errors=list(errors))
 
 
 def lscpu(d):

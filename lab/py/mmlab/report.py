@@ -25,10 +25,13 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass, field
+from typing import Dict, List, Tuple
 
 from . import facts
 from .cli import Parser, Refused
 from .cli import main as cli_main
+from .records import ExpectedReport, KernelReport, Skip, Status
 
 # What counts as a kernel bug report on the console: lab/lib/kernel-reports.
 BUG_RE = facts.kernel_report_re()
@@ -37,14 +40,14 @@ BUG_RE = facts.kernel_report_re()
 # is not a bug when its stack has a line matching frame.  Anything else
 # that matches lab/lib/kernel-reports fails the run.
 EXPECTED_REPORTS = [
-    (re.compile(r'\btest_memcontrol invoked oom-killer:'), re.compile(r'Comm: test_memcontrol'),
-     "test_memcontrol's OOM tests fill a memcg on purpose (the OOM killer prints a stack)"),
+    ExpectedReport.of(r'\btest_memcontrol invoked oom-killer:', r'Comm: test_memcontrol',
+                      "test_memcontrol's OOM tests fill a memcg on purpose (the OOM killer prints a stack)"),
     # the task name is cut to 15 characters in these reports
-    (re.compile(r'\btest_memcg_stoc invoked oom-killer:'), re.compile(r'Comm: test_memcg_stoc'),
-     "test_memcg_stock's OOM test fills a memcg at memory.max on purpose"),
-    (re.compile(r'vmalloc_test/\d+: vmalloc error: size \d+, vm_struct allocation failed'),
-     re.compile(r'\[test_vmalloc\]'),
-     "test_vmalloc's align_shift_alloc_test asks for alignments that cannot be met"),
+    ExpectedReport.of(r'\btest_memcg_stoc invoked oom-killer:', r'Comm: test_memcg_stoc',
+                      "test_memcg_stock's OOM test fills a memcg at memory.max on purpose"),
+    ExpectedReport.of(r'vmalloc_test/\d+: vmalloc error: size \d+, vm_struct allocation failed',
+                      r'\[test_vmalloc\]',
+                      "test_vmalloc's align_shift_alloc_test asks for alignments that cannot be met"),
 ]
 # Selftest cases that fail on a line's unpatched base here too
 # (patches/<line>/expected-failures; the line is the kernel's
@@ -122,23 +125,30 @@ def printed_before(body, case, limit=8):
     return []
 
 
+@dataclass
 class Suite:
-    def __init__(self, name):
-        self.name = name
-        self.passed = 0
-        self.failed = 0
-        self.skipped = 0
-        self.failures = []
-        self.skips = []
-        self.upstream = []  # (case, reason, values printed)
-        self.flaky = []  # (case, reason): failed, then passed on the rerun
-        self.notes = {}  # failed case: what the FAILED row adds after its name
-        self.printed = {}  # failed case: the lines it printed
+    """One row of the summary: a KUnit suite or a console section, its
+    counts and the cases behind them."""
+    name: str
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    failures: List[str] = field(default_factory=list)
+    skips: List[Skip] = field(default_factory=list)
+    # (case, reason, values printed)
+    upstream: List[Tuple[str, str, List[str]]] = field(default_factory=list)
+    # (case, reason): failed, then passed on the rerun
+    flaky: List[Tuple[str, str]] = field(default_factory=list)
+    # failed case: what the FAILED row adds after its name
+    notes: Dict[str, str] = field(default_factory=dict)
+    # failed case: the lines it printed
+    printed: Dict[str, List[str]] = field(default_factory=dict)
 
     def add(self, status, case):
-        if status == 'PASS':
+        """Count case, of Status status (ERROR counts as failed)."""
+        if status is Status.PASS:
             self.passed += 1
-        elif status == 'SKIP':
+        elif status is Status.SKIP:
             self.skipped += 1
         else:
             self.failed += 1
@@ -258,9 +268,9 @@ def kunit_parse(ksrc, path, json_path):
 
 
 def walk_cases(group, prefix=''):
-    """Yield (case name, status) for every leaf test case in a JSON group."""
+    """Yield (case name, Status) for every leaf test case in a JSON group."""
     for case in group.get('test_cases', []):
-        yield prefix + case['name'], case['status']
+        yield prefix + case['name'], Status.of(case['status'])
     for sub in group.get('sub_groups', []):
         yield from walk_cases(sub, prefix + sub['name'] + '.')
 
@@ -288,19 +298,24 @@ def skip_reasons(lines):
     return reasons
 
 
+def kernel_reports(klog):
+    """The lines of klog that lab/lib/kernel-reports calls a report."""
+    return [KernelReport(i, line) for i, line in enumerate(klog) if BUG_RE.search(line)]
+
+
 def drop_expected(klog):
     """Remove the blocks of EXPECTED_REPORTS from a kernel log; return the
     rest and {reason: count}."""
     rest, expected, i = [], {}, 0
     while i < len(klog):
-        for header, frame, reason in EXPECTED_REPORTS:
-            if header.search(klog[i]):
+        for e in EXPECTED_REPORTS:
+            if e.header.search(klog[i]):
                 end = i
                 while end < len(klog) - 1 and end - i < 120 and '</TASK>' not in klog[end]:
                     end += 1
                 block = klog[i:end + 1]
-                if '</TASK>' in klog[end] and any(frame.search(l) for l in block):
-                    expected[reason] = expected.get(reason, 0) + 1
+                if '</TASK>' in klog[end] and any(e.frame.search(l) for l in block):
+                    expected[e.reason] = expected.get(e.reason, 0) + 1
                     i = end + 1
                     break
         else:
@@ -438,10 +453,10 @@ def run():
                 if incomplete and not case.split('.')[-1]:
                     continue  # a case kunit.py made up for the missing lines
                 s.add(status, case)
-                if status == 'SKIP':
-                    s.skips.append((case, reasons.get(case.split('.')[-1], '')))
+                if status is Status.SKIP:
+                    s.skips.append(Skip(case, reasons.get(case.split('.')[-1], '')))
             if not g.get('test_cases') and not g.get('sub_groups') and not incomplete:
-                s.add('FAIL', '(suite reported no cases)')
+                s.add(Status.FAIL, '(suite reported no cases)')
             suites.append(s)
 
     for name in [e for e in expect if e != 'kunit']:
@@ -451,10 +466,10 @@ def run():
         if body is None and incomplete:
             continue  # the run stopped in KUnit, before any section: said once above
         if body is None:
-            s.add('FAIL', '(section did not run or did not finish)')
+            s.add(Status.FAIL, '(section did not run or did not finish)')
             continue
         if name in SECTION_TIMEOUTS:
-            s.add('FAIL', '(section timed out after %s s; what it printed is kept)'
+            s.add(Status.FAIL, '(section timed out after %s s; what it printed is kept)'
                   % SECTION_TIMEOUTS[name])
         tap = os.path.join(out, name + '.tap')
         write(tap, ktap_compat(body))
@@ -465,40 +480,40 @@ def run():
         reasons = skip_reasons(body)
         for case, status in cases:
             known = upstream.get((name, case))
-            if status == 'FAIL' and known:
+            if status is Status.FAIL and known:
                 values = [l.strip() for l in body if known[0] and known[0].match(l.strip())]
                 s.upstream.append((case, known[1], values))
                 continue
             flaky = flaky_cases.get((name, case), (None, None))[1]
-            if status == 'FAIL' and flaky:
+            if status is Status.FAIL and flaky:
                 again = rerun_status(args.ksrc, out, sections, name + '-rerun', case)
-                if again == 'PASS':
-                    s.add('PASS', case)
+                if again is Status.PASS:
+                    s.add(Status.PASS, case)
                     s.flaky.append((case, flaky))
                     continue
-                s.add('FAIL', case)
+                s.add(Status.FAIL, case)
                 s.notes[case] = ' (it fails now and then on the base; %s)' % (
                     'no rerun ran' if again is None else 'it failed on the rerun too')
                 s.printed[case] = printed_before(body, case)
                 continue
             s.add(status, case)
-            if status == 'FAIL':
+            if status is Status.FAIL:
                 s.printed[case] = printed_before(body, case)
-            if status == 'SKIP':
-                s.skips.append((case, reasons.get(case, '')))
+            if status is Status.SKIP:
+                s.skips.append(Skip(case, reasons.get(case, '')))
         if not cases:
-            s.add('FAIL', '(no TAP results, exit status %s)' % rc)
+            s.add(Status.FAIL, '(no TAP results, exit status %s)' % rc)
         elif rc not in (0, 4) and not s.failed and not s.upstream and not s.flaky:
-            s.add('FAIL', '(exit status %s with no failed case)' % rc)
+            s.add(Status.FAIL, '(exit status %s with no failed case)' % rc)
 
     for e in errors:
         problems.append('guest: ' + e)
 
     klog = dmesg if dmesg is not None else lines
     klog, expected = drop_expected(klog)
-    hits = [l for l in klog if BUG_RE.search(l)]
+    hits = kernel_reports(klog)
     if hits:
-        first = klog.index(hits[0])
+        first = hits[0].index
         problems.append('kernel log has %d bug report line(s); first lines:\n      %s'
                         % (len(hits), '\n      '.join(klog[first:first + 12])))
     if dmesg is None and not incomplete:
@@ -508,8 +523,8 @@ def run():
     for s in suites:
         rows.append('%-32s %7d %7d %7d' % (s.name, s.passed, s.failed, s.skipped))
     for s in suites:
-        for case, why in s.skips:
-            rows.append('  skipped %s: %s: %s' % (s.name, case, why or 'no reason given'))
+        for k in s.skips:
+            rows.append('  skipped %s: %s: %s' % (s.name, k.case, k.reason or 'no reason given'))
     for s in suites:
         for case in s.failures:
             printed = s.printed.get(case)
