@@ -165,6 +165,14 @@ class NumbersTest(unittest.TestCase):
         self.assertFalse(compare.significant([1.0, 2.0, 3.0], [2.0, 2.5, 3.5]))
         self.assertFalse(compare.significant([1.0], [2.0]))
 
+    def test_aa_marked_needs_runs_and_a_change_beyond_the_floor(self):
+        a, b = [100.0] * 5, [110.0] * 5
+        self.assertTrue(compare.aa_marked(a, b, 0.05, True))
+        self.assertFalse(compare.aa_marked(a, b, 0.2, True))
+        self.assertFalse(compare.aa_marked(a[:4], b, 0.05, True))
+        self.assertFalse(compare.aa_marked(a, b, None, True))
+        self.assertFalse(compare.aa_marked(a, b, 0.05, False))
+
     def test_sweep_points_sort_by_number(self):
         ws = ['w@tasks=16', 'w@tasks=2', 'w@tasks=100%', 'a']
         self.assertEqual(sorted(ws, key=compare.sort_key), ['a', 'w@tasks=2', 'w@tasks=16', 'w@tasks=100%'])

@@ -308,8 +308,7 @@ def aa_marked(a, b, floor, marked):
     AA_MIN_RUNS runs a side or more, and a change larger than the floor."""
     if floor is None or len(a) < AA_MIN_RUNS or len(b) < AA_MIN_RUNS or not marked:
         return False
-    ma = statistics.mean(a)
-    return bool(ma) and abs(statistics.mean(b) - ma) > floor * abs(ma)
+    return beyond(a, b, floor)
 
 
 def change(a, b):
