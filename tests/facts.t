@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tests/facts.t - the facts that several tools read are each in one file
 # (issue 42, step 4): lab/lib/kernel-reports, and each line's
-# patches/<line>/expected-failures and flaky, through lab/lib/labfacts.py.
+# patches/<line>/expected-failures and flaky, through lab/py/mmlab/facts.py.
 # Needs: python3, grep.
 source "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lib=$TOP/lab/lib
+py=$TOP/lab/py
 pats=$tmp/patterns
 grep -v -e '^#' -e '^[[:space:]]*$' "$lib/kernel-reports" > "$pats"
 
@@ -24,8 +25,9 @@ check "kernel-reports: every pattern is an extended regex grep takes" \
 		'Call Trace:' 'an ordinary line' 'mmscale: kmem: ok 7 test_kmem_ptlock'
 } > "$tmp/lines"
 grep -anE -f "$pats" "$tmp/lines" | cut -d: -f1 > "$tmp/grep"
-PYTHONPATH=$lib python3 -c '
-import sys, labfacts
+PYTHONPATH=$py python3 -c '
+import sys
+from mmlab import facts as labfacts
 r = labfacts.kernel_report_re()
 for n, l in enumerate(open(sys.argv[1], errors="replace"), 1):
     if r.search(l):
@@ -35,21 +37,23 @@ check "kernel-reports: grep -E and Python match the same lines ($(wc -l < "$tmp/
 check "... and not an ordinary line" bash -c '! grep -qE -f "$1" <<< "mmscale: kmem: ok 7 test_kmem_ptlock"' _ "$pats"
 # no script keeps a list of its own: no "BUG:" in an alternation outside
 # lab/lib/kernel-reports
-bad=$(grep -lE 'BUG:\||\|BUG:' "$TOP"/lab/*/*.sh "$TOP"/lab/*/*.py || true)
+bad=$(grep -lE 'BUG:\||\|BUG:' "$TOP"/lab/*/*.sh "$TOP"/lab/*/*.py "$TOP"/lab/py/mmlab/*.py || true)
 check "no lab script keeps its own kernel-report list${bad:+: $bad}" test -z "$bad"
 
 # every line's case lists parse
 for l in $LINES; do
-	out=$(PYTHONPATH=$lib python3 -c '
-import sys, labfacts
+	out=$(PYTHONPATH=$py python3 -c '
+import sys
+from mmlab import facts as labfacts
 print(len(labfacts.expected_failures(sys.argv[1])), len(labfacts.flaky(sys.argv[1])))' "$l" 2>&1)
 	check "patches/$l/expected-failures and flaky parse ($out)" grep -qE '^[0-9]+ [0-9]+$' <<< "$out"
 done
 # a line that does not parse is an error naming the file and the line
 # fact_error KIND: the FactError of labfacts.KIND("9.9") under $tmp/top
 fact_error() {
-	PYTHONPATH=$lib python3 -c '
-import sys, labfacts
+	PYTHONPATH=$py python3 -c '
+import sys
+from mmlab import facts as labfacts
 labfacts.TOP = sys.argv[1]
 try:
     getattr(labfacts, sys.argv[2])("9.9")

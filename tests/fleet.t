@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/fleet.t - lab/py/compare.py report on the results of other harnesses
-# (lab/py/fleet.py): an LKP result folder and an mmtests log folder of two
+# (lab/py/mmlab/fleet.py): an LKP result folder and an mmtests log folder of two
 # kernels (tests/data/lkp/, tests/data/mmtests/, hand-written in their
 # formats), with known answers: workload names, means, %stddev, %change,
 # the kernel releases, failed iterations; and bad input refused.
@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 cmp=$TOP/lab/py/compare.py
 lkp=$TOP/tests/data/lkp
 mm=$TOP/tests/data/mmtests
-detect() { PYTHONPATH=$TOP/lab/py python3 -c 'import fleet, sys; print(fleet.detect(sys.argv[1]))' "$1"; }
+detect() { PYTHONPATH=$TOP/lab/py python3 -c 'import sys; from mmlab import fleet; print(fleet.detect(sys.argv[1]))' "$1"; }
 
 check "detect: an LKP result folder" test "$(detect "$lkp/base")" = lkp
 check "detect: one LKP result root" test "$(detect "$(find "$lkp/base/hackbench" -name 0)")" = lkp

@@ -29,6 +29,8 @@ import itertools
 import os
 import sys
 
+from mmlab.cli import Refused
+
 # what make bench's items have no program for in either engine, and why
 NO_FORM = {
     'memcg-parallel-fault': 'K cgroups of one anon fault loop each (bench/page_fault.c -c)',
@@ -41,10 +43,6 @@ NO_FORM = {
     'slab-empty-partial': 'a reading of /sys/kernel/slab after the other items',
     'vmalloc': 'test_vmalloc.ko with the lazy-purge threshold knob',
 }
-
-
-class Refused(Exception):
-    pass
 
 
 def parse(item):

@@ -1,4 +1,4 @@
-"""Facts that several lab tools read, each kept in one data file.
+"""mmlab.facts - facts that several lab tools read, each kept in one data file.
 
 kernel_report_re()      lab/lib/kernel-reports: what a kernel report looks
                         like on a console.
@@ -20,7 +20,7 @@ that names the file and the line.
 import os
 import re
 
-LAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LAB = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOP = os.path.dirname(LAB)
 KERNEL_REPORTS = os.path.join(LAB, 'lib', 'kernel-reports')
 CASE_LINE = re.compile(r'^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.:-]+)(?:\s+values=(\S+))?\s+#\s*(\S.*)$')

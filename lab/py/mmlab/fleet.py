@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-"""lab/py/fleet.py - results of other benchmark harnesses for lab/py/compare.py
+"""mmlab.fleet - results of other benchmark harnesses for lab/py/compare.py
 report: an LKP (lkp-tests) result folder and an mmtests log folder, read
 into a doc shaped like compare.py collect's results.json, runs of side
 "host" keyed by the kernel release each ran ("uname").
 
   detect(path)        'lkp', 'mmtests' or None
-  load_lkp(path, refused=ValueError), load_mmtests(path, refused=ValueError)
+  load_lkp(path), load_mmtests(path)
       the doc; bad input (no expected file, a number that does not read)
       raises refused (compare.py passes its Refused) with one sentence
       naming the file.
@@ -70,10 +70,12 @@ its iterations iter-0, iter-1 ... each with the logs of every test under
 What it needs: python3.  It writes nothing.
 """
 import gzip
-import json
 import os
 import re
 import statistics
+
+from .cli import Refused, read_json
+from .records import Run, Workload
 
 # a result root is at most this deep below the folder given: /result/
 # TESTCASE/PARAMS/BOX/ROOTFS/KCONFIG/COMPILER/COMMIT/N (lib/result.rb)
@@ -81,16 +83,11 @@ LKP_DEPTH = 9
 ITER = re.compile(r'^iter-(\d+)$')
 
 
-def workload():
-    """One workload's record in a run (compare.py's parse_log uses it too)."""
-    return {'metrics': {}, 'counters': {}, 'errors': [], 'info': [], 'ops': None,
-            'sizes': [], 'skipped': [], 'warnings': []}
-
-
 def run(n, log, uname, workloads, failed=None):
-    return {'side': 'host', 'run': n, 'log': log, 'uname': uname, 'failed': failed,
-            'done': failed is None, 'errors': [], 'info': [], 'kernel_reports': [],
-            'workloads': workloads}
+    """A run of side "host" as a results.json run: workloads are Workload
+    records, uname the release it ran (None when unknown)."""
+    return Run(side='host', run=n, log=log, uname=uname, failed=failed, done=failed is None,
+               workloads=workloads).to_json()
 
 
 def doc_of(harness, machine, meta, runs):
@@ -99,21 +96,21 @@ def doc_of(harness, machine, meta, runs):
             'meta': meta, 'runs': runs}
 
 
-def read_lines(path, refused):
+def read_lines(path):
     """A text file's lines, gzip'ed or not (mmtests compresses some)."""
     try:
         with (gzip.open(path, 'rt', errors='replace') if path.endswith('.gz')
               else open(path, errors='replace')) as f:
             return f.read().splitlines()
     except (OSError, EOFError) as e:
-        raise refused('%s: cannot read it: %s' % (path, getattr(e, 'strerror', None) or e))
+        raise Refused('%s: cannot read it: %s' % (path, getattr(e, 'strerror', None) or e))
 
 
-def number(text, path, what, refused):
+def number(text, path, what):
     try:
         return float(text)
     except (TypeError, ValueError):
-        raise refused('%s: %s is not a number: %r' % (path, what, text))
+        raise Refused('%s: %s is not a number: %r' % (path, what, text))
 
 
 def below(path, log):
@@ -158,12 +155,12 @@ def detect(path):
     return 'lkp' if lkp_roots(path) else None
 
 
-def job_yaml(path, refused):
+def job_yaml(path):
     """job.yaml as nested dicts of text, by indentation: all this needs of
     YAML (lists and block texts are left out)."""
     job = {}
     stack, skip = [(-1, job)], None
-    for line in read_lines(path, refused):
+    for line in read_lines(path):
         text, indent = line.strip(), len(line) - len(line.lstrip())
         if skip is not None and (indent > skip or not text):
             continue
@@ -210,74 +207,68 @@ def lkp_release(job):
     return kernel.rpartition('vmlinuz-')[2] if 'vmlinuz-' in kernel else scalar(job, 'commit')
 
 
-def load_lkp(path, refused=ValueError):
+def load_lkp(path):
     """An LKP result root, or a folder of them, as a compare.py doc."""
     roots = lkp_roots(path)
     if not roots:
-        raise refused('%s holds no LKP result root (a folder with job.yaml and stats.json)' % path)
+        raise Refused('%s holds no LKP result root (a folder with job.yaml and stats.json)' % path)
     runs, boxes, jobs, commits = [], set(), set(), set()
     for i, rt in enumerate(roots, 1):
         jpath, spath = os.path.join(rt, 'job.yaml'), os.path.join(rt, 'stats.json')
-        job = job_yaml(jpath, refused)
-        try:
-            with open(spath) as f:
-                stats = json.load(f)
-        except OSError as e:
-            raise refused('%s: cannot read it: %s' % (spath, e.strerror or e))
-        except ValueError as e:
-            raise refused('%s is not valid JSON (garbled or cut short?): %s' % (spath, e))
+        job = job_yaml(jpath)
+        stats = read_json(spath, '%s is not valid JSON (garbled or cut short?): %s')
         if not isinstance(stats, dict):
-            raise refused('%s is not an object of "program.metric": number' % spath)
+            raise Refused('%s is not an object of "program.metric": number' % spath)
         testcase = scalar(job, 'testcase')
         if not testcase:
-            raise refused('%s names no testcase' % jpath)
-        w = workload()
+            raise Refused('%s names no testcase' % jpath)
+        w = Workload()
         for k, v in sorted(stats.items()):
             if k.startswith(testcase + '.') or k.startswith('proc-vmstat.'):
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise refused('%s: "%s" is not a number: %r' % (spath, k, v))
-                w['metrics' if k.startswith(testcase + '.') else 'counters'][k] = float(v)
-        if not w['metrics']:
-            w['errors'].append('no %s.* result in stats.json' % testcase)
+                    raise Refused('%s: "%s" is not a number: %r' % (spath, k, v))
+                (w.metrics if k.startswith(testcase + '.') else w.counters)[k] = float(v)
+        if not w.metrics:
+            w.errors.append('no %s.* result in stats.json' % testcase)
         runs.append(run(i, below(path, spath), lkp_release(job), {lkp_name(job, testcase): w}))
         jobs.add(testcase)
         commits.add(scalar(job, 'commit') or '?')
         boxes.add((scalar(job, 'testbox') or '?', scalar(job, 'nr_cpu') or '?',
                    scalar(job, 'brand') or scalar(job, 'model') or '?'))
     if len(boxes) > 1:
-        raise refused('%s holds runs of %d test boxes (%s): give the folder of one'
+        raise Refused('%s holds runs of %d test boxes (%s): give the folder of one'
                       % (path, len(boxes), ', '.join(sorted(b[0] for b in boxes))))
     box, cpus, cpu = boxes.pop()
     return doc_of('LKP (lkp-tests)',
                   {'hostname': box, 'cpus': int(cpus) if cpus.isdigit() else cpus, 'cpu': cpu},
-                  {'host.kernel': ' '.join(sorted({r['uname'] or '?' for r in runs})),
+                  {'host.kernel': ' '.join(sorted({r.get('uname') or '?' for r in runs})),
                    'host.commit': ' '.join(sorted(commits)), 'host.side': 'LKP jobs %s' % ', '.join(sorted(jobs))},
                   runs)
 
 
-def samples(path, pattern, field, refused):
+def samples(path, pattern, field):
     """Field FIELD (1-based) of each line of path that contains pattern."""
     out = []
-    for n, line in enumerate(read_lines(path, refused), 1):
+    for n, line in enumerate(read_lines(path), 1):
         if pattern in line:
             f = line.split()
             text = f[field - 1] if len(f) >= field else None
-            out.append(number(text and text.replace(pattern, ''), path, 'line %d' % n, refused))
+            out.append(number(text and text.replace(pattern, ''), path, 'line %d' % n))
     return out
 
 
-def iperf3_summary(path, streams, refused):
+def iperf3_summary(path, streams):
     """Sender and receiver Gbit/s of an iperf3 -V log, each summed over the
     streams: the 2 * streams "[ ID] ..." lines after "Summary Results:"."""
     left, got = 0, {'iperf3.sender.Gbit_per_s': [0.0], 'iperf3.receiver.Gbit_per_s': [0.0]}
-    for n, line in enumerate(read_lines(path, refused), 1):
+    for n, line in enumerate(read_lines(path), 1):
         m = re.match(r'^\[ *\d+\] +(.*(sender|receiver).*)$', line)
         if 'Summary Results:' in line:
             left = 2 * streams
         elif left and m:
             f = m.group(1).split()
             got['iperf3.%s.Gbit_per_s' % m.group(2)][0] += number(
-                f[4] if len(f) > 4 else None, path, 'line %d' % n, refused) / 1000
+                f[4] if len(f) > 4 else None, path, 'line %d' % n) / 1000
             left -= 1
             if not left:
                 return got
@@ -290,27 +281,27 @@ IPERF3 = re.compile(r'^[a-z]+-([^-]+)-([^-]+)-(\d+)\.\d+(\.gz)?$')
 MM_TESTS = ('hackbench-', 'wis-', 'iperf3-')
 
 
-def mm_log(test, logs, f, refused):
+def mm_log(test, logs, f):
     """Log f of test: (workload, {metric: [samples]}), or None."""
     p = os.path.join(logs, f)
     m = HACKBENCH.match(f)
     if test.startswith('hackbench-') and m:
-        return '%s@groups=%s' % (test, m.group(1)), {'hackbench.time_s': samples(p, 'Total time:', 3, refused)}
+        return '%s@groups=%s' % (test, m.group(1)), {'hackbench.time_s': samples(p, 'Total time:', 3)}
     m = WIS.match(f)
     if test.startswith('wis-') and m:
         return ('%s-%s-%s@tasks=%s' % ((test,) + m.groups()[:3]),
-                {'will-it-scale.ops': samples(p, 'total:', 3, refused)})
+                {'will-it-scale.ops': samples(p, 'total:', 3)})
     m = IPERF3.match(f)
     if test.startswith('iperf3-') and m:
-        return '%s-l%s-b%s@streams=%s' % ((test,) + m.groups()[:3]), iperf3_summary(p, int(m.group(3)), refused)
+        return '%s-l%s-b%s@streams=%s' % ((test,) + m.groups()[:3]), iperf3_summary(p, int(m.group(3)))
     return None
 
 
-def mm_test(test, logs, refused):
+def mm_test(test, logs):
     """One test's logs: {workload: ({metric: [samples]}, [errors])}."""
     out = {}
     for f in sorted(os.listdir(logs)):
-        got = mm_log(test, logs, f, refused)
+        got = mm_log(test, logs, f)
         if got:
             metrics, errors = out.setdefault(got[0], ({}, []))
             for k, v in got[1].items():
@@ -321,20 +312,20 @@ def mm_test(test, logs, refused):
     return out
 
 
-def load_mmtests(path, refused=ValueError):
+def load_mmtests(path):
     """An mmtests work/log/RUNNAME folder as a compare.py doc."""
     iters = mm_iterations(path)
     if not iters:
-        raise refused('%s is no mmtests log folder (no iter-N/ in it)' % path)
+        raise Refused('%s is no mmtests log folder (no iter-N/ in it)' % path)
     per, hosts, not_read = [], set(), set()
     for _, name in iters:
         d = os.path.join(path, name)
-        uname = (read_lines(os.path.join(d, 'kernel.version'), refused) or [''])[0].split()
+        uname = (read_lines(os.path.join(d, 'kernel.version')) or [''])[0].split()
         if len(uname) < 3:
-            raise refused('%s is not the output of uname -a' % os.path.join(d, 'kernel.version'))
+            raise Refused('%s is not the output of uname -a' % os.path.join(d, 'kernel.version'))
         hosts.add(uname[1])
         act = os.path.join(d, 'tests-activity')
-        act = read_lines(act, refused) if os.path.isfile(act) else []
+        act = read_lines(act) if os.path.isfile(act) else []
         failed = None
         if not any(re.search(r'run-mmtests: Iteration \d+ end', line) for line in act):
             failed = 'incomplete: no "run-mmtests: Iteration N end" in %s/tests-activity' % name
@@ -347,13 +338,13 @@ def load_mmtests(path, refused=ValueError):
             if not test.startswith(MM_TESTS):
                 not_read.add(test)
                 continue
-            for w, (metrics, errors) in mm_test(test, os.path.join(d, test, 'logs'), refused).items():
+            for w, (metrics, errors) in mm_test(test, os.path.join(d, test, 'logs')).items():
                 if test in exits:
                     errors.append('mmtests test %s ended with exit code %s (tests-activity)' % (test, exits[test]))
                 tests[w] = (metrics, errors)
         per.append((below(path, d), uname[2], failed, tests))
     if not any(t for _, _, _, t in per):
-        raise refused('%s has no hackbench-*, wis-* or iperf3-* logs in iter-N/TEST/logs/' % path)
+        raise Refused('%s has no hackbench-*, wis-* or iperf3-* logs in iter-N/TEST/logs/' % path)
     runs = []
     if len(per) > 1:
         # a run per iteration, each metric the mean of its samples
@@ -367,7 +358,7 @@ def load_mmtests(path, refused=ValueError):
             ws = {w: mm_workload({key: v[k] for key, v in m.items() if k < len(v)}, e)
                   for w, (m, e) in tests.items() if any(k < len(v) for v in m.values()) or not k}
             runs.append(run(k + 1, log, release, ws, failed))
-    cpus, cpu = lscpu(os.path.join(path, iters[0][1]), refused)
+    cpus, cpu = lscpu(os.path.join(path, iters[0][1]))
     meta = {'host.kernel': ' '.join(sorted({r['uname'] for r in runs})),
             'host.side': 'mmtests run %s, %d iterations' % (os.path.basename(os.path.abspath(path)), len(iters))}
     if not_read:
@@ -377,17 +368,15 @@ def load_mmtests(path, refused=ValueError):
 
 
 def mm_workload(metrics, errors):
-    w = workload()
-    w['metrics'], w['errors'] = metrics, list(errors)
-    return w
+    return Workload(metrics=metrics, errors=list(errors))
 
 
-def lscpu(d, refused):
+def lscpu(d):
     """CPU count and model from lscpu's output, '?' without it."""
     cpus, cpu = '?', '?'
     for name in ('lscpu.txt.gz', 'lscpu.txt'):
         if os.path.isfile(os.path.join(d, name)):
-            for line in read_lines(os.path.join(d, name), refused):
+            for line in read_lines(os.path.join(d, name)):
                 key, _, value = line.strip().partition(':')
                 if key == 'CPU(s)' and value.strip().isdigit():
                     cpus = int(value)
