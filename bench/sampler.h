@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bench/sampler.h - per-task operation counters and the 1 s sampling loop
- * shared by the C workloads in bench/.
+ * shared by the C workloads of bench/programs/ (built with -I bench).
  *
  * Each task owns one 128-byte slot of a shared anonymous mapping (so that
  * counters of different tasks never share a cache line, as will-it-scale

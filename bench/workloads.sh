@@ -3,61 +3,13 @@
 # counters around each one; used in the QEMU guest (bench/guest-bench.sh)
 # and on a bare-metal host (make bench HOST=1).
 #
-# What it does: for each item of MMSCALE_BENCH (comma separated):
-#   page_fault1|page_fault2|page_fault3:MODE:TASKS   MODE threads|processes
-#   shm-pread-seq-mt:TASKS
-#   memcg-parallel-fault:K          K cgroups, one 64 MiB anon fault loop each
-#   memcg-nested-fault:DEPTH        page_fault2, a thread per CPU, in one
-#                                   cgroup DEPTH (2..8) levels below the root
-#   memcg-madvise-fault:K[:THP]     K cgroups, one 16 MiB anon mapping each,
-#                                   written and madvise(DONTNEED)ed in a loop
-#                                   (upstream's page_counter stock workload);
-#                                   THP thp (always) or nothp (never) sets
-#                                   transparent_hugepage/enabled for the run
-#                                   (default: the kernel's setting)
-#   iperf3-cgroup:K[:MIB[:PLACE]]   K iperf3 server/client pairs on loopback,
-#                                   pair i in memory cgroup i: sendfile (-Z),
-#                                   10 KiB writes, MIB MiB a pair (default
-#                                   64); upstream's multi-memcg stock
-#                                   benchmark (netperf TCP_SENDFILE there).
-#                                   PLACE: mixed (default: unpinned), pair
-#                                   (pair i's server and client on CPU i mod
-#                                   CPUs) or split (server on CPU 2i, client
-#                                   on CPU 2i+1, mod CPUs), with taskset
-#   sigqueue:SIGNALS:ROUNDS         bench/sigqueue.c: a fixed alloc/free
-#                                   pattern on the sigqueue slab cache,
-#                                   started from an empty cache (shrunk);
-#                                   deterministic on one vCPU (VCPUS=1 with
-#                                   slab_nomerge), for comparing SLUB_STATS
-#   xnode-free:SIGNALS:ROUNDS       sigqueue with its objects allocated on
-#                                   node 0 and freed on node 1 (queued on
-#                                   the first CPU of node 0, taken back on
-#                                   the first CPU of node 1): remote frees,
-#                                   which the per cpu sheaves do not take
-#   stress-ng:udp|rawudp:OPS        stress-ng --udp or --rawudp, one worker
-#                                   per CPU, OPS bogo operations in all
-#                                   (LKP's list_lock reports on sheaves)
-#   hackbench:MODE:IPC:GROUPS[:SIZE]        rt-tests hackbench, MODE
-#                                   process|thread, IPC pipe|socket
-#   hackbench-cgroup:MODE:IPC:K[:SIZE]      K hackbench groups, each in its
-#                                   own memory cgroup, run at the same time
-#   shmem-cgroup:K[:MIB]            K cgroups, each writing a MIB MiB tmpfs
-#                                   file and deleting it, 20 times (page
-#                                   cache charged and uncharged by folio)
-#   slab-empty-partial              after the items before it: the empty
-#                                   slabs left on the node partial lists
-#                                   of every cache (run_empty_partial)
-#   vmalloc:TESTS:THRESHOLD         test_vmalloc, TESTS '+'-joined from
-#                                   fix_size full_fit long_busy_list
-#                                   random_size align (make stress's
-#                                   old vmalloc round, docs/results.md:
-#                                   fix_size+full_fit+long_busy_list,
-#                                   MMSCALE_VMALLOC_LOOPS=50),
-#                                   THRESHOLD "auto", "4xauto" (N times auto)
-#                                   or KiB for the lazy-purge threshold knob
-#                                   (MMSCALE_VMALLOC_KNOB; a kernel without
-#                                   it runs only "auto", the rest is "skip")
-# it snapshots the counters, runs the workload, and prints
+# What it does: for each item of MMSCALE_BENCH (comma separated,
+# NAME:FIELD:...), the workload that answers to NAME: a folder of
+# bench/programs/ whose meta names it and says its fields, and whose run
+# defines run_<folder> (docs/workloads.md; bench/lib.sh reads them).  The
+# run functions snapshot the counters around the workload with the helpers
+# below (run_sampled, counters_begin/stop/end, cgroups_ready, size), and
+# print
 #   mmscale: metric WORKLOAD KEY VALUE     (LKP-style keys)
 #   mmscale: ops WORKLOAD N                (operations, for "per 1k ops")
 #   mmscale: counter WORKLOAD KEY DELTA    (proc-vmstat.*, kprobe.*, slab.*)
@@ -110,10 +62,6 @@ probe_names=" $(for p in $kprobes; do echo "${p%%@*}"; done | sort -u | tr '\n' 
 # of those, the ones also counted per caller (empty: none)
 by_caller=${MMSCALE_KPROBES_BY_CALLER-page_counter_try_charge page_counter_uncharge}
 slabs=${MMSCALE_SLABS:-kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k kmalloc-cg-64 kmalloc-cg-1k kmalloc-cg-4k skbuff_head_cache vmap_area}
-# the threshold's sysctl: vmap_lazy_threshold_kbytes (7.3), _kb (6.12)
-knob=${MMSCALE_VMALLOC_KNOB:-/proc/sys/vm/vmap_lazy_threshold_kbytes}
-[ -n "${MMSCALE_VMALLOC_KNOB:-}" ] || [ -e "$knob" ] || [ ! -e /proc/sys/vm/vmap_lazy_threshold_kb ] ||
-	knob=/proc/sys/vm/vmap_lazy_threshold_kb
 # cgroup_root: the cgroup v2 mount that has the memory controller, or
 # nothing; cgroup_why: why there is none (the skip reason)
 cgroup_root= cgroup_why=
@@ -361,8 +309,9 @@ counters_end() {
 	fi
 }
 
-# --- workloads ------------------------------------------------------------
-# run_sampled WORKLOAD CMD...: a bench/*.c program; its result lines become
+# --- helpers of the workloads' run functions -------------------------------
+# run_sampled WORKLOAD CMD...: a C program of bench/programs/ (its lines
+# "KEY VALUE" of results, "sample ...", "total_ops N"); its result lines become
 # metrics, its total_ops the operation count.
 run_sampled() {
 	local w=$1 out=$work/out
@@ -409,464 +358,18 @@ cgroups_remove() {
 	rmdir $cg
 }
 
-# hackbench_msgs GROUPS: messages one hackbench run passes (fds 10).
-hackbench_msgs() { echo $(($1 * 10 * 10 * loops)); }
-
-hb_loops_setting=${MMSCALE_HACKBENCH_LOOPS:-200}
-loops=$hb_loops_setting
-hb_probe_loops=50
-
-# hb_size WORKLOAD CMD...: with MMSCALE_HACKBENCH_LOOPS=auto, time CMD (a
-# function that prints the run's seconds) at $hb_probe_loops loops, and set
-# loops for a run of $secs seconds.
-hb_size() {
-	local w=$1 t
-	shift
-	local probe=$hb_probe_loops
-	[ "$hb_loops_setting" = auto ] || { loops=$hb_loops_setting; return 0; }
-	# ten times more loops until the probe lasts 0.2 s: a shorter one is
-	# mostly start-up and timer granularity
-	while :; do
-		loops=$probe
-		t=$("$@")
-		[ -n "$t" ] || return 1
-		long_enough "$t" 0.2 || [ "$probe" -ge 100000 ] && break
-		probe=$((probe * 10))
-	done
-	loops=$(scaled_loops "$probe" "$t" 1000000)
-	echo "mmscale: info $w loops=auto: $probe loops took $t s, so $loops loops for about $secs s"
-}
-
-hackbench_args() {
-	local mode=$1 ipc=$2 size=$3 a=(-f 10 -l "$loops" -s "$size")
-	[ "$mode" = thread ] && a+=(-T) || a+=(-P)
-	[ "$ipc" = pipe ] && a+=(-p)
-	echo "${a[@]}"
-}
-
-# hb_once GROUPS MODE IPC SIZE: one hackbench run; prints its seconds.
-hb_once() {
-	hackbench -g "$1" $(hackbench_args "$2" "$3" "$4") 2> "$work/err" | awk '/^Time:/ { print $2 }'
-}
-
-run_hackbench() {
-	local mode=$1 ipc=$2 groups=$3 size=${4:-100} w t
-	w=hackbench-$mode-$ipc@groups=$groups
-	hb_size "$w" hb_once "$groups" "$mode" "$ipc" "$size" ||
-		{ error "$w hackbench failed: $(tail -n 1 "$work/err")"; return; }
-	size "$w" $((groups * 20)) "groups=$groups loops=$loops"
-	counters_begin
-	t=$(hb_once "$groups" "$mode" "$ipc" "$size")
-	counters_stop
-	[ -n "$t" ] || { error "$w hackbench failed: $(tail -n 1 "$work/err")"; return; }
-	too_short "$w" "$t" "MMSCALE_HACKBENCH_LOOPS=auto sizes the loops"
-	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(hackbench_msgs "$groups")" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
-	echo "mmscale: metric $w hackbench.time.elapsed_s $t"
-	counters_end "$w" "$(hackbench_msgs "$groups")"
-}
-
-# hb_cgroups K MODE IPC SIZE: K hackbench groups (one hackbench -g 1 each),
-# each in its own cgroup of $cg, started together; prints the slowest one's
-# seconds (nothing when one failed).
-hb_cgroups() {
-	local k=$1 i args t
-	args=$(hackbench_args "$2" "$3" "$4")
-	for ((i = 0; i < k; i++)); do
-		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec hackbench "$@"' sh "$cg/g$i" -g 1 $args \
-			> "$work/hb$i" 2>&1 &
-	done
-	wait
-	t=$(cat "$work"/hb* | awk -v k="$k" '/^Time:/ { n++; if ($2 > m) m = $2 } END { if (n == k) print m }')
-	rm -f "$work"/hb*
-	echo "$t"
-}
-
-# K hackbench groups, each in its own cgroup, started together; throughput =
-# all messages / the slowest one's time.
-run_hackbench_cgroup() {
-	local mode=$1 ipc=$2 k=$3 size=${4:-4096} w t
-	w=hackbench-cgroup-$mode-$ipc@cgroups=$k
-	cgroups_ready "$w" "$k" || return
-	hb_size "$w" hb_cgroups "$k" "$mode" "$ipc" "$size" ||
-		{ error "$w not every hackbench finished"; cgroups_remove; return; }
-	size "$w" $((k * 20)) "cgroups=$k loops=$loops"
-	counters_begin
-	t=$(hb_cgroups "$k" "$mode" "$ipc" "$size")
-	counters_stop
-	cgroups_remove
-	[ -n "$t" ] || { error "$w not every hackbench finished"; return; }
-	too_short "$w" "$t" "MMSCALE_HACKBENCH_LOOPS=auto sizes the loops"
-	echo "mmscale: metric $w hackbench.throughput $(awk -v m="$(($(hackbench_msgs 1) * k))" -v t="$t" 'BEGIN { printf "%.0f", m / t }')"
-	counters_end "$w" "$(($(hackbench_msgs 1) * k))"
-}
-
-# run_madvise_fault K [THP]: K processes, each in its own cgroup, write every page
-# of a 16 MiB anonymous mapping and madvise(DONTNEED) it, in a loop: one
-# charge and one uncharge per page and round (per 2 MiB folio with THP).
-# THP thp or nothp: transparent_hugepage/enabled always or never for the
-# run, restored after it; the workload's name then ends in -thp or -nothp.
-run_madvise_fault() {
-	local k=$1 thp=${2:-} w=memcg-madvise-fault${2:+-$2}@cgroups=$1 f=/sys/kernel/mm/transparent_hugepage/enabled old=
-	if [ -n "$thp" ]; then
-		[ -w $f ] || { echo "mmscale: skip $w $f is not writable (no THP in this kernel)"; return; }
-		old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $f)
-		echo "$([ "$thp" = thp ] && echo always || echo never)" > $f ||
-			{ error "$w could not set $f"; return; }
-	fi
-	cgroups_ready "$w" "$k" || { [ -z "$old" ] || echo "$old" > $f; return; }
-	size "$w" "$k" "cgroups=$k, 16 MiB each, $secs s of samples${thp:+, THP $(sed -n 's/.*\[\(.*\)\].*/\1/p' $f)}"
-	run_sampled "$w" "$bin/page_fault" -k 1 -a -m processes -t "$k" -b 16 -s "$secs" -w 1 -d "$tmp" -c "$cg/g"
-	sleep 1
-	cgroups_remove
-	[ -z "$old" ] || echo "$old" > $f
-}
-
-# run_iperf3_cgroup K MIB [PLACE]: K iperf3 pairs on loopback, the server and the
-# client of pair i in cgroup g<i>; each client sends MIB MiB with sendfile
-# in 10 KiB writes.  Operations are the 10 KiB messages; the metric is all
-# bytes over the slowest client's time.  PLACE (mixed, pair, split; the
-# workload's name then ends in -PLACE) pins the pairs with taskset: mixed
-# leaves them to the scheduler, pair puts both ends of pair i on CPU i mod
-# CPUs (its charges and uncharges on one CPU's stock), split puts the
-# server on CPU 2i and the client on CPU 2i+1, mod CPUs (socket memory
-# charged on one CPU and uncharged on another).
-run_iperf3_cgroup() {
-	local k=$1 mib=${2:-64} place=${3:-mixed} w=iperf3-cgroup${3:+-$3}@pairs=$1 i n t0 t bad=0 clients per_pair
-	local -a srv_cpu=() cli_cpu=()
-	command -v iperf3 > /dev/null || { echo "mmscale: skip $w iperf3 is not installed"; return; }
-	[ "$place" = mixed ] || command -v taskset > /dev/null ||
-		{ echo "mmscale: skip $w taskset is not installed (PLACE=$place pins the pairs)"; return; }
-	cgroups_ready "$w" "$k" || return
-	size "$w" $((2 * k)) "pairs=$k, $mib MiB each, sendfile, 10 KiB writes, placement $place"
-	for ((i = 0; i < k; i++)); do
-		case $place in
-		mixed) srv_cpu[i]=; cli_cpu[i]= ;;
-		pair) srv_cpu[i]=$((i % nr_cpus)); cli_cpu[i]=${srv_cpu[i]} ;;
-		split) srv_cpu[i]=$((2 * i % nr_cpus)); cli_cpu[i]=$(((2 * i + 1) % nr_cpus)) ;;
-		esac
-	done
-	for ((i = 0; i < k; i++)); do
-		sh -c 'echo $$ > "$1/cgroup.procs" && c=$2 && shift 2 && exec ${c:+taskset -c $c} iperf3 "$@"' sh "$cg/g$i" "${srv_cpu[i]}" \
-			-s -1 -B 127.0.0.1 -p $((5201 + i)) > "$work/srv$i" 2>&1 &
-	done
-	for n in $(seq 100); do
-		[ "$(ss -Hltn "sport >= :5201 and sport < :$((5201 + k))" | wc -l)" -ge "$k" ] && break
-		sleep 0.1
-	done
-	[ "$n" -lt 100 ] || echo "mmscale: warn $w not every iperf3 server listened within 10 s"
-	clients=()
-	counters_begin
-	t0=$(date +%s.%N)
-	for ((i = 0; i < k; i++)); do
-		sh -c 'echo $$ > "$1/cgroup.procs" && c=$2 && shift 2 && exec ${c:+taskset -c $c} iperf3 "$@"' sh "$cg/g$i" "${cli_cpu[i]}" \
-			-c 127.0.0.1 -p $((5201 + i)) -Z -l 10K -n "${mib}M" -f g > "$work/cli$i" 2>&1 &
-		clients+=($!)
-	done
-	wait "${clients[@]}"
-	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-	counters_stop
-	# a server whose client never connected would wait for ever
-	pkill -f "^iperf3 -s -1 -B 127.0.0.1" 2> /dev/null
-	wait
-	for ((i = 0; i < k; i++)); do
-		grep -q 'iperf Done' "$work/cli$i" || { bad=1; error "$w pair $i failed: $(tail -n 1 "$work/cli$i")"; }
-	done
-	# each client's own rate (its sender line, -f g: Gbit/s), as a mean
-	per_pair=$(cat "$work"/cli* | awk '$NF == "sender" && $(NF - 2) == "Gbits/sec" { s += $(NF - 3); n++ }
-		END { if (n) printf "%.3f", s / n }')
-	rm -f "$work"/srv* "$work"/cli*
-	cgroups_remove
-	[ "$bad" = 0 ] || return
-	too_short "$w" "$t" "a larger MIB (iperf3-cgroup:K:MIB) lengthens it"
-	echo "mmscale: metric $w iperf3.MiB_per_s $(awk -v m=$((mib * k)) -v t="$t" 'BEGIN { printf "%.1f", m / t }')"
-	# all pairs' bytes over the wall time, in Gbit/s (10^9 bits)
-	echo "mmscale: metric $w iperf3.total.Gbit_per_s $(awk -v m=$((mib * k)) -v t="$t" 'BEGIN { printf "%.3f", m * 8388608 / t / 1e9 }')"
-	[ -z "$per_pair" ] || echo "mmscale: metric $w iperf3.pair.Gbit_per_s $per_pair"
-	counters_end "$w" $((k * mib * 1024 / 10))
-}
-
-# run_shmem_cgroup K MIB: K processes, each in its own cgroup, write a MIB
-# MiB tmpfs file in 64 KiB writes and delete it, 20 times: one charge and
-# one uncharge per page written (small folios, tmpfs's default), the
-# uncharges from truncation's folio batches.  Operations are the pages.
-run_shmem_cgroup() {
-	local k=$1 mib=${2:-16} w=shmem-cgroup@cgroups=$1 i t0 t rounds=20 pid bad=0 shm
-	local -a pids=()
-	# the tmpfs of the run (MMSCALE_BENCH_TMP), else the scratch folder
-	for shm in "$tmp" "$work"; do [ "$(stat -f -c %T "$shm")" = tmpfs ] && break; done
-	[ "$(stat -f -c %T "$shm")" = tmpfs ] ||
-		{ echo "mmscale: skip $w neither $tmp nor $work is on tmpfs"; return; }
-	shm=$shm/mmscale-shm.$$
-	cgroups_ready "$w" "$k" || return
-	size "$w" "$k" "cgroups=$k, $mib MiB each, $rounds rounds"
-	counters_begin
-	t0=$(date +%s.%N)
-	for ((i = 0; i < k; i++)); do
-		sh -c 'echo $$ > "$1/cgroup.procs" || exit 1
-			for r in $(seq $4); do
-				dd if=/dev/zero of="$2" bs=64K count=$(($3 * 16)) status=none || exit 1
-				rm -f "$2"
-			done' sh "$cg/g$i" "$shm$i" "$mib" "$rounds" &
-		pids+=($!)
-	done
-	for pid in "${pids[@]}"; do wait "$pid" || bad=1; done
-	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-	counters_stop
-	rm -f "$shm"*
-	cgroups_remove
-	[ "$bad" = 0 ] || { error "$w a writer failed (is $shm full?)"; return; }
-	too_short "$w" "$t" "a larger MIB (shmem-cgroup:K:MIB) lengthens it"
-	echo "mmscale: metric $w shmem.MiB_per_s $(awk -v m=$((mib * k * rounds)) -v t="$t" 'BEGIN { printf "%.1f", m / t }')"
-	counters_end "$w" $((k * mib * rounds * 256))
-}
-
-run_memcg_fault() {
-	local k=$1 w=memcg-parallel-fault@cgroups=$1
-	cgroups_ready "$w" "$k" || return
-	size "$w" "$k" "cgroups=$k, 64 MiB each, $secs s of samples"
-	run_sampled "$w" "$bin/page_fault" -k 1 -m processes -t "$k" -b 64 -s "$secs" -w 1 -d "$tmp" -c "$cg/g"
-	sleep 1
-	cgroups_remove
-}
-
-# run_memcg_nested_fault DEPTH: page_fault2 (private file mappings written:
-# page cache and anon charged), one thread per CPU, all in one memory
-# cgroup DEPTH levels below the root (mmscale-bench/g0[/g0...]), so that a
-# page counter charge or uncharge walks DEPTH + 1 counters, the root's
-# among them, and a statistics update DEPTH + 1 memcgs' per-CPU counts.
-# The 2009 parallel page-fault test, nested (issue 43 item 5).
-run_memcg_nested_fault() {
-	local depth=$1 w=memcg-nested-fault@depth=$1 leaf i
-	cgroups_ready "$w" 1 || return
-	leaf=$cg/g0
-	for ((i = 2; i < depth; i++)); do
-		if ! echo +memory > "$leaf/cgroup.subtree_control" || ! mkdir "$leaf/g0"; then
-			error "$w could not nest a memory cgroup under $leaf"
-			nested_remove
-			return
-		fi
-		leaf=$leaf/g0
-	done
-	size "$w" "$nr_cpus" "threads=$nr_cpus in one cgroup at depth $depth, 32 MiB each, $secs s of samples"
-	run_sampled "$w" sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$leaf" \
-		"$bin/page_fault" -k 2 -m threads -t "$nr_cpus" -b 32 -s "$secs" -w 1 -d "$tmp"
-	sleep 1
-	nested_remove
-}
-
-# nested_remove: the cgroups under mmscale-bench/g0, deepest first, then the rest
-nested_remove() {
-	local d
-	for d in $(find $cg/g0 -mindepth 1 -type d 2>/dev/null | sort -r); do
-		rmdir "$d" 2>/dev/null || { sleep 1; rmdir "$d"; }
-	done
-	cgroups_remove
-}
-
-vmalloc_mask() {
-	local t m=0
-	for t in ${1//+/ }; do
-		case $t in
-		fix_size) m=$((m | 1)) ;;
-		full_fit) m=$((m | 2)) ;;
-		long_busy_list) m=$((m | 4)) ;;
-		random_size) m=$((m | 8)) ;;
-		align) m=$((m | 16)) ;;
-		*) return 1 ;;
-		esac
-	done
-	echo $m
-}
-
-# threshold_kb POINT: the knob value for a sweep point: auto is 0, NxAUTO is
-# N times the automatic threshold (fls(CPUs) x 32 MiB), else KiB as given.
-threshold_kb() {
-	local n=$nr_cpus fls=0
-	case $1 in
-	auto) echo 0 ;;
-	*xauto)
-		while [ "$n" -gt 0 ]; do fls=$((fls + 1)); n=$((n >> 1)); done
-		echo $((${1%xauto} * fls * 32768)) ;;
-	*) echo "$1" ;;
-	esac
-}
-
-run_vmalloc() {
-	local tests=$1 thr=$2 w mask old="" n mark t0 t vloops=${MMSCALE_VMALLOC_LOOPS:-20000}
-	w=vmalloc-$tests@threshold_kb=$thr
-	mask=$(vmalloc_mask "$tests") || { error "$w unknown test in '$tests'"; return; }
-	modinfo test_vmalloc > /dev/null 2>&1 || {
-		echo "mmscale: skip $w this kernel has no test_vmalloc module (CONFIG_TEST_VMALLOC=m; make deb's packages have it)"
-		return
-	}
-	if [ -e "$knob" ]; then
-		old=$(cat "$knob")
-		echo "$(threshold_kb "$thr")" > "$knob" ||
-			{ error "$w could not set $knob to $thr"; return; }
-	elif [ "$thr" != auto ]; then
-		echo "mmscale: skip $w this kernel has no lazy-purge threshold knob ($knob)"
-		return
-	fi
-	if [ "$vloops" = auto ]; then
-		local probe=1000
-		while :; do
-			t0=$(date +%s.%N)
-			modprobe test_vmalloc run_test_mask="$mask" nr_threads="$nr_cpus" \
-				test_loop_count=$probe sequential_test_order=1 2> /dev/null
-			t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-			long_enough "$t" 0.2 || [ "$probe" -ge 1000000 ] && break
-			probe=$((probe * 10))
-		done
-		vloops=$(scaled_loops "$probe" "$t" 10000000)
-		echo "mmscale: info $w loops=auto: $probe loops took $t s, so $vloops loops for about $secs s"
-	fi
-	size "$w" "$nr_cpus" "threads=$nr_cpus loops=$vloops"
-	# a boot's first modprobe reads modprobe and test_vmalloc.ko from disk
-	# (10 major faults and about 940 pages more here), and the first window
-	# that times itself reads date(1) and runs it twice, which activates its
-	# pages (33-61 pgactivate and one major fault, on either kernel): two
-	# rounds of both outside the window, so that every measured run finds
-	# them cached and active.  Base, with no knob, skipped the sweep points
-	# before auto and paid all of it inside auto's window, head in its
-	# first point (make bench, 2026-12-01)
-	for n in 1 2; do
-		modprobe test_vmalloc run_test_mask="$mask" nr_threads=1 test_loop_count=1 \
-			sequential_test_order=1 2> /dev/null
-		date +%s.%N > /dev/null
-	done
-	# the run's kernel messages start after this line; counting dmesg
-	# lines instead lost the summary once the log buffer was full
-	mark="mmscale-bench $w $$ $RANDOM"
-	echo "$mark" > /dev/kmsg
-	counters_begin
-	t0=$(date +%s.%N)
-	modprobe test_vmalloc run_test_mask="$mask" nr_threads="$nr_cpus" \
-		test_loop_count="$vloops" sequential_test_order=1 2> /dev/null
-	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-	counters_stop
-	[ -n "$old" ] && echo "$old" > "$knob"
-	too_short "$w" "$t" "MMSCALE_VMALLOC_LOOPS=auto sizes the loops"
-	dmesg | awk -v m="$mark" 'index($0, m) { n = NR; delete l } { l[NR] = $0 } END { for (i = n + 1; i <= NR; i++) if (n) print l[i] }' > "$work/vm"
-	if ! grep -q 'Summary:' "$work/vm"; then
-		error "$w test_vmalloc printed no summary (module missing?)"
-		return
-	fi
-	# " failed: 0 " with its blank: 7.3's summary also has "xfailed: N"
-	if grep 'Summary:' "$work/vm" | grep -qv ' failed: 0 '; then
-		error "$w test_vmalloc reported failures: $(grep 'Summary:' "$work/vm" | grep -v ' failed: 0 ' | head -n 1)"
-	fi
-	# one line per worker and test: "Summary: NAME passed: P failed: F ... avg: N usec"
-	grep -o 'Summary: [a-z_]* .* avg: [0-9]* usec' "$work/vm" |
-		awk -v w="$w" '{ sub(/_test$/, "", $2); s[$2] += $(NF - 1); n[$2]++ }
-			END { for (t in s) printf "mmscale: metric %s test_vmalloc.%s.usec %.0f\n", w, t, s[t] / n[t] }'
-	# operations: test loops (each frees at least one area), all workers and tests
-	counters_end "$w" "$(($(grep -c 'Summary:' "$work/vm") * vloops))"
-}
-
-# run_sigqueue SIGNALS ROUNDS: empty the cache first (shrink frees its
-# empty slabs and flushes the cpu slabs), so every run starts alike.
-run_sigqueue() {
-	local n=${1:-4096} r=${2:-8} d=/sys/kernel/slab/sigqueue
-	[ -L $d ] && echo "mmscale: info all sigqueue is merged into $(readlink $d): boot with slab_nomerge"
-	echo 1 > $d/shrink 2>/dev/null || echo "mmscale: info all could not shrink $d"
-	run_sampled "sigqueue@signals=$n" "$bin/sigqueue" -n "$n" -r "$r"
-}
-
-# run_empty_partial: the empty slabs that the items before it left on the
-# node partial lists, summed over every cache that is not an alias.  Per
-# cache: writing cpu_partial back unchanged flushes the cpu slabs and cpu
-# partial lists (flush_all(); the empty slabs it discards are not counted);
-# then a shrink (kmem_cache_shrink()) discards every empty slab on the node
-# partial lists whatever min_partial says, and the drop of each node's slab
-# count (SLUB_DEBUG's "slabs"), less the free_slab events of SLUB_STATS
-# meanwhile, is the number of empty slabs that were on that node's list.
-# The flush can add empty slabs of its own only to a node list that holds
-# fewer than min_partial slabs (6.12's rule), so "empty" is an upper bound,
-# while "over_min", the empty slabs beyond those that fill each node's list
-# up to min_partial, the ones that rule would have discarded, is not raised
-# by the flush.  The caches are shrunk afterwards: put this item last.
-# Needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS (else a skip line).
-run_empty_partial() {
-	local w=slab-empty-partial d cp s1 s2 f1 f2 p1 m e n en pn keep over
-	local caches=0 with=0 empty=0 overmin=0 partial=0 nn=0
-	[ -r /sys/kernel/slab/kmalloc-64/slabs ] && [ -r /sys/kernel/slab/kmalloc-64/free_slab ] ||
-		{ echo "mmscale: skip $w needs CONFIG_SLUB_DEBUG and CONFIG_SLUB_STATS"; return; }
-	for d in /sys/devices/system/node/node[0-9]*; do [ -d "$d" ] && nn=$((nn + 1)); done
-	[ "$nn" -gt 0 ] || nn=1
-	for d in /sys/kernel/slab/*; do
-		[ -L "$d" ] && continue
-		read -r cp < "$d/cpu_partial" && read -r m < "$d/min_partial" || continue
-		echo "$cp" > "$d/cpu_partial" 2>/dev/null || continue
-		read -r s1 < "$d/slabs" && read -r f1 _ < "$d/free_slab" && read -r p1 < "$d/partial" || continue
-		echo 1 > "$d/shrink" 2>/dev/null || continue
-		read -r s2 < "$d/slabs" && read -r f2 _ < "$d/free_slab" || continue
-		caches=$((caches + 1))
-		partial=$((partial + ${p1%% *}))
-		e=$(( (${s1%% *} - ${s2%% *}) - (f2 - f1) ))
-		[ "$e" -gt 0 ] || continue
-		over=0
-		for ((n = 0; n < nn; n++)); do
-			en=$(( $(node_count "$s1" $n) - $(node_count "$s2" $n) ))
-			pn=$(node_count "$p1" $n)
-			keep=$((m - (pn - en))); [ "$keep" -gt 0 ] || keep=0
-			[ "$en" -gt "$keep" ] && over=$((over + en - keep))
-		done
-		with=$((with + 1)) empty=$((empty + e)) overmin=$((overmin + over))
-		echo "mmscale: info $w ${d##*/}: $e empty of ${p1%% *} on the node partial lists after the flush (${p1#* }), min_partial $m, $over over"
-	done
-	echo "mmscale: info $w $caches caches shrunk, $nn nodes"
-	echo "mmscale: metric $w slab.partial $partial"
-	echo "mmscale: metric $w slab.partial_empty $empty"
-	echo "mmscale: metric $w slab.partial_empty_over_min $overmin"
-	echo "mmscale: metric $w slab.caches_with_empty $with"
-}
-
-# node_count LINE N: the "N<N>=" value of a SLUB sysfs line (0 if absent)
-node_count() {
-	local re=" N$2=([0-9]+)( |\$)"
-	[[ " $1" =~ $re ]] && echo "${BASH_REMATCH[1]}" || echo 0
-}
-
-# node_first_cpu N: the first CPU of NUMA node N, or nothing
-node_first_cpu() {
-	local l
-	[ -r "/sys/devices/system/node/node$1/cpulist" ] || return 0
-	read -r l < "/sys/devices/system/node/node$1/cpulist" || return 0
-	l=${l%%,*}
-	echo "${l%%-*}"
-}
-
-# run_xnode_free SIGNALS ROUNDS: bench/sigqueue.c queueing on node 0's
-# first CPU and taking back on node 1's, after a shrink of the cache
-run_xnode_free() {
-	local n=$1 r=$2 a b w=xnode-free@signals=$1
-	a=$(node_first_cpu 0) b=$(node_first_cpu 1)
-	[ -n "$a" ] && [ -n "$b" ] ||
-		{ echo "mmscale: skip $w needs two NUMA nodes with CPUs"; return; }
-	echo 1 > /sys/kernel/slab/sigqueue/shrink 2>/dev/null
-	size "$w" 1 "queued on cpu $a (node 0), taken back on cpu $b (node 1), $r rounds"
-	run_sampled "$w" "$bin/sigqueue" -n "$n" -r "$r" -a "$a" -b "$b"
-}
-
-# run_stress_ng STRESSOR OPS: one worker per CPU, OPS bogo operations in
-# all; the operations are the bogo ops stress-ng reports
-run_stress_ng() {
-	local st=$1 ops=$2 w=stress-ng-$1@ops=$2 done_ops
-	command -v stress-ng > /dev/null ||
-		{ echo "mmscale: skip $w stress-ng is not installed"; return; }
-	size "$w" "$nr_cpus" "$ops bogo ops in all"
-	counters_begin
-	if ! stress-ng --temp-path "$tmp" --"$st" "$nr_cpus" --"$st"-ops "$ops" --metrics-brief \
-		> "$work/out" 2>&1; then
-		error "$w stress-ng failed: $(grep -v '^stress-ng: info' "$work/out" | tail -n 1)"
-		return
-	fi
-	counters_stop
-	done_ops=$(awk -v s="$st" '$0 ~ "stress-ng: (info|metrc): +\\[[0-9]+\\] +" s " " { print $(NF - 5); exit }' "$work/out")
-	[[ $done_ops =~ ^[0-9]+$ ]] || done_ops=$ops
-	echo "mmscale: metric $w stress-ng.bogo_ops $done_ops"
-	counters_end "$w" "$done_ops"
-}
+# --- the workloads: bench/programs/*/run ----------------------------------
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+if ! programs_load; then
+	echo "mmscale: error all $PROGRAMS_ERROR"
+	rm -rf "$work"
+	exit 1
+fi
+for w in "${PROGRAMS[@]}"; do
+	# shellcheck source=/dev/null
+	source "$BENCH_DIR/programs/$w/run"
+done
 
 # --- main -----------------------------------------------------------------
 [ "$(stat -f -c %T "$tmp" 2>/dev/null)" = tmpfs ] ||
@@ -878,29 +381,15 @@ vmstat_read vm_before
 vmstat_read vm_after
 trap 'kprobes_cleanup; cgroups_remove 2>/dev/null; rm -rf "$work"' EXIT
 for item in ${MMSCALE_BENCH//,/ }; do
-	IFS=: read -r name a b c d <<< "$item"
+	IFS=: read -r -a f <<< "$item"
+	name=${f[0]:-}
 	echo "mmscale: info all running $item" >&2
-	case $name in
-	page_fault[123])
-		size "$name-$a@tasks=$b" "$b" "$secs s of samples"
-		run_sampled "$name-$a@tasks=$b" "$bin/page_fault" -k "${name#page_fault}" -m "$a" -t "$b" \
-			-s "$secs" -w 1 -d "$tmp" ;;
-	shm-pread-seq-mt)
-		size "$name@threads=$a" "$a" "$secs s of samples"
-		run_sampled "$name@threads=$a" "$bin/shm_pread" -t "$a" -s "$secs" -w 1 -d "$tmp" ;;
-	memcg-parallel-fault) run_memcg_fault "$a" ;;
-	memcg-nested-fault) run_memcg_nested_fault "$a" ;;
-	memcg-madvise-fault) run_madvise_fault "$a" "$b" ;;
-	iperf3-cgroup) run_iperf3_cgroup "$a" "$b" "$c" ;;
-	shmem-cgroup) run_shmem_cgroup "$a" "$b" ;;
-	sigqueue) run_sigqueue "$a" "$b" ;;
-	xnode-free) run_xnode_free "$a" "$b" ;;
-	stress-ng) run_stress_ng "$a" "$b" ;;
-	hackbench) run_hackbench "$a" "$b" "$c" "$d" ;;
-	hackbench-cgroup) run_hackbench_cgroup "$a" "$b" "$c" "$d" ;;
-	vmalloc) run_vmalloc "$a" "$b" ;;
-	slab-empty-partial) run_empty_partial ;;
-	*) echo "mmscale: error $item unknown workload" ;;
-	esac
+	w=
+	[ -z "$name" ] || w=${PROGRAM_OF[$name]:-}
+	if [ -z "$w" ]; then
+		echo "mmscale: error $item unknown workload"
+		continue
+	fi
+	"run_${w//-/_}" "${f[@]:1}"
 done
 echo "mmscale: bench done"

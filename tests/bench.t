@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 BENCH=nonsense "$TOP/lab/stages/bench.sh" > "$tmp/o1" 2>&1
 check "BENCH=unknown: exit 1" test $? -eq 1
-check "BENCH=unknown: names the known workloads" has "$tmp/o1" "unknown workload 'nonsense' \(known: page_fault1"
+check "BENCH=unknown: names the known workloads" has "$tmp/o1" "unknown workload 'nonsense' \(known: .*page_fault1 page_fault2 page_fault3 "
 RUNS=0 "$TOP/lab/stages/bench.sh" > "$tmp/o2" 2>&1
 check "RUNS=0 is refused" has "$tmp/o2" "RUNS must be a whole number from 1 to 100, not '0'"
 CONFIG=nope "$TOP/lab/stages/bench.sh" > "$tmp/o3" 2>&1
@@ -60,10 +60,52 @@ check "MATRIX=slub: hackbench, cross-node frees, stress-ng udp and rawudp, test_
 	has "$tmp/o14" '^hackbench:process:pipe:2,.*hackbench-cgroup:process:socket:2,xnode-free:4096:8,stress-ng:udp:20000,stress-ng:rawudp:20000,vmalloc:fix_size:auto$'
 check "bench items: stress-ng takes udp or rawudp" bash -c "source '$TOP/lab/lib/common.sh'; [ \"\$(bench_item_error stress-ng:tcp:5)\" = \"the stress-ng stressor must be udp or rawudp, not 'tcp'\" ] && [ -z \"\$(bench_item_error stress-ng:rawudp:5)\" ] && [ -z \"\$(bench_item_error xnode-free:64:2)\" ]"
 
-gcc -O2 -Wall -pthread -o "$tmp/page_fault" "$TOP/bench/page_fault.c" &&
-	gcc -O2 -Wall -pthread -o "$tmp/shm_pread" "$TOP/bench/shm_pread.c" &&
-	gcc -O2 -Wall -o "$tmp/sigqueue" "$TOP/bench/sigqueue.c"
-check "bench/*.c build with -Wall" test $? -eq 0
+# the workloads are the folders of bench/programs/ and the matrices the
+# files of bench/jobs/ (docs/workloads.md): a copy of the lab with a new
+# folder, then with faults, each refused in one line before anything
+mkdir "$tmp/copy" && cp -r "$TOP/lab" "$TOP/bench" "$TOP/patches" "$TOP/configs" "$tmp/copy/"
+c=$tmp/copy
+mkdir "$c/bench/programs/tiny"
+printf 'summary=a test workload\nparam=choice a|b the way\noptional=count N 1 9 loops\nnofleet=a test\n' > "$c/bench/programs/tiny/meta"
+printf 'run_tiny() {\n\techo "mmscale: ops tiny@n=${2:-1} ${2:-1}"\n}\n' > "$c/bench/programs/tiny/run"
+BENCH=tiny:b:3 "$c/lab/stages/bench.sh" --plan > "$tmp/d1" 2>&1
+check "a new folder of bench/programs/ is a workload: its items are accepted" has "$tmp/d1" '^tiny:b:3$'
+BENCH=tiny:c "$c/lab/stages/bench.sh" --plan > "$tmp/d2" 2>&1
+check "a new workload's fields are checked from its meta" has "$tmp/d2" "^ERROR: .*BENCH item 'tiny:c': the way must be a or b, not 'c'$"
+BENCH=tiny:a:1:2 "$c/lab/stages/bench.sh" --plan > "$tmp/d3" 2>&1
+check "a new workload's form comes from its meta" has "$tmp/d3" "BENCH item 'tiny:a:1:2': want tiny:a\|b\[:N\]$"
+MMSCALE_BENCH=tiny:a:4 MMSCALE_BENCH_BIN=$tmp MMSCALE_KPROBES=none timeout 60 "$c/bench/workloads.sh" > "$tmp/d4" 2> /dev/null
+check "workloads.sh runs a new folder's run_<folder>" has "$tmp/d4" '^mmscale: ops tiny@n=4 4$'
+cp "$c/bench/programs/tiny/meta" "$tmp/meta"
+echo 'oops' >> "$c/bench/programs/tiny/meta"
+BENCH=tiny:a "$c/lab/stages/bench.sh" --plan > "$tmp/d5" 2>&1
+check "a meta line that is not KEY=VALUE is refused in one line" \
+	bash -c "[ \$(wc -l < '$tmp/d5') = 1 ] && grep -qx \"ERROR: stage bench: bench/programs/tiny/meta line 5: not KEY=VALUE: 'oops'\" '$tmp/d5'"
+sed '$d' "$tmp/meta" > "$c/bench/programs/tiny/meta"
+echo 'optional=count N 9 1' >> "$c/bench/programs/tiny/meta"
+"$c/lab/stages/bench.sh" --plan > "$tmp/d6" 2>&1
+check "a field with bounds the wrong way round is refused" has "$tmp/d6" "^ERROR: .*bench/programs/tiny/meta line 4: want count NAME LO HI \[WHAT\], not 'count N 9 1'$"
+cp "$tmp/meta" "$c/bench/programs/tiny/meta"
+echo 'flavour=x' >> "$c/bench/programs/tiny/meta"
+"$c/lab/stages/bench.sh" --plan > "$tmp/d7" 2>&1
+check "an unknown meta key is refused" has "$tmp/d7" "^ERROR: .*bench/programs/tiny/meta line 5: unknown key 'flavour'"
+cp "$tmp/meta" "$c/bench/programs/tiny/meta"
+rm "$c/bench/programs/tiny/run"
+"$c/lab/stages/bench.sh" --plan > "$tmp/d8" 2>&1
+check "a folder without a run script is refused" has "$tmp/d8" '^ERROR: stage bench: bench/programs/tiny: no run script'
+echo 'run_other() { :; }' > "$c/bench/programs/tiny/run"
+"$c/lab/stages/bench.sh" --plan > "$tmp/d9" 2>&1
+check "a run script without run_<folder> is refused" has "$tmp/d9" '^ERROR: stage bench: bench/programs/tiny/run: no function run_tiny'
+MMSCALE_BENCH=page_fault1:threads:1 MMSCALE_BENCH_BIN=$tmp MMSCALE_KPROBES=none timeout 60 "$c/bench/workloads.sh" > "$tmp/d10" 2> /dev/null
+check "workloads.sh: a bad folder is one error line, nothing run" \
+	bash -c "grep -qx 'mmscale: error all bench/programs/tiny/run: no function run_tiny() {' '$tmp/d10' && ! grep -q '^mmscale: ops' '$tmp/d10'"
+rm -r "$c/bench/programs/tiny"
+echo 'shmem-cgroup:{4,x y}' >> "$c/bench/jobs/memcg"
+BASE=7.3 MATRIX=memcg "$c/lab/stages/bench.sh" --plan > "$tmp/d11" 2>&1
+check "a job file line that is no item with lists is refused" has "$tmp/d11" "^ERROR: stage bench: bench/jobs/memcg line 13: not an item with \{a,b\} lists"
+
+(source "$TOP/lab/lib/common.sh"; build_workloads "$tmp") > "$tmp/cc" 2>&1
+check "bench/programs/*/*.c build with -Wall" test $? -eq 0
 "$tmp/page_fault" -m sideways > "$tmp/o4" 2>&1
 check "page_fault: bad mode is a usage error" test $? -eq 2
 "$tmp/sigqueue" -n 0 > "$tmp/o5" 2>&1

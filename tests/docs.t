@@ -45,8 +45,8 @@
 #     ($DEFAULT_CONFIGS read from lab/lib/common.sh, $LINE_VMTESTS from the
 #     default line's patches/<line>/line.env).
 #   - bench bounds: docs/benchmarks.md's "| item field | range |" table says
-#     the ranges of lab/lib/common.sh's bench_item_error (bench_count) and
-#     vmalloc_point_error, no more and no less.
+#     the ranges of the workloads' meta files (bench/programs/*/meta, count
+#     fields) and check files (vmalloc's THRESHOLD), no more and no less.
 #   - lists: docs/lab-internals.md's "## Scripts" table has a row for every
 #     lab/*/*.sh and lab/*/*.py, its "## Config fragments" table one for every
 #     configs/*.config.
@@ -322,13 +322,15 @@ bad=$(awk '!/^#/ { exit } { print }' "$TOP/Makefile" | grep -oE '\[[A-Z][A-Z0-9_
 check "Makefile help: every [VAR=N] of a numeric knob is its default" say_bad <<< "$bad"
 
 # --- bench bounds ---
-# code: "LABEL LO HI" from bench_count and vmalloc_point_error's in_range
+# code: "LABEL LO HI" from the count fields of bench/programs/*/meta and
+# the in_range bounds of the check files there (vmalloc's THRESHOLD)
 {
-	sed -n '/^bench_item_error()/,/^}/p' "$TOP/lab/lib/common.sh" |
-		grep -oE 'bench_count "?[A-Z][A-Z0-9_]*[^0-9]* [0-9]+ [0-9]+' |
-		sed -E 's/^bench_count "?([A-Z][A-Z0-9_]*)[^0-9]* ([0-9]+) ([0-9]+)$/\1 \2 \3/'
-	sed -n '/^vmalloc_point_error()/,/^}/p' "$TOP/lab/lib/common.sh" |
-		grep -oE 'in_range "[^"]*" [0-9]+ [0-9]+' | sed -E 's/^in_range "[^"]*" /THRESHOLD /'
+	sed -n -E 's/^(param|optional)=count ([A-Z][A-Z0-9_]*) ([0-9]+) ([0-9]+).*$/\2 \3 \4/p' "$TOP"/bench/programs/*/meta
+	for c in "$TOP"/bench/programs/*/check; do
+		[ -f "$c" ] || continue
+		name=$(sed -n -E 's/^(param|optional)=check ([A-Z][A-Z0-9_]*) .*$/\2/p' "${c%/check}/meta")
+		grep -oE 'in_range "[^"]*" [0-9]+ [0-9]+' "$c" | sed -E "s/^in_range \"[^\"]*\" /$name /"
+	done
 } | sort -u > "$tmp/bounds.code"
 # docs: "LABEL LO HI" for every label of a row's first cell and range of its last
 sed -n '/^| item field | range |$/,/^$/p' "$TOP/docs/benchmarks.md" | grep -E '^\| `' |
@@ -341,10 +343,10 @@ sed -n '/^| item field | range |$/,/^$/p' "$TOP/docs/benchmarks.md" | grep -E '^
 			for (i = 1; i <= nl; i++) print l[i], x
 		}
 	}' | sort -u > "$tmp/bounds.docs"
-check "lab/lib/common.sh has bench bounds to compare ($(wc -l < "$tmp/bounds.code"))" test -s "$tmp/bounds.code"
-check "docs/benchmarks.md's bounds table says lab/lib/common.sh's bench_item_error bounds" \
+check "bench/programs/*/meta has bench bounds to compare ($(wc -l < "$tmp/bounds.code"))" test -s "$tmp/bounds.code"
+check "docs/benchmarks.md's bounds table says bench/programs/*/meta's bounds" \
 	say_bad < <(diff "$tmp/bounds.code" "$tmp/bounds.docs" | grep '^[<>]' |
-		sed 's/^</lab\/common.sh has, docs\/benchmarks.md not:/; s/^>/docs\/benchmarks.md has, lab\/common.sh not:/')
+		sed 's/^</bench\/programs has, docs\/benchmarks.md not:/; s/^>/docs\/benchmarks.md has, bench\/programs not:/')
 
 # --- script and fragment lists ---
 li=$TOP/docs/lab-internals.md

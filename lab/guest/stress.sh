@@ -3,7 +3,7 @@
 #
 # What it does: section "stress" runs these stressors together for
 # MMSCALE_STRESS_SECONDS, each a loop that counts its rounds and errors:
-#   pf        page_fault1/2/3 (bench/page_fault.c), threads, and processes
+#   pf        page_fault1/2/3 (bench/programs/page_fault/), threads, and processes
 #             in the child memcgs persist0 and persist1;
 #   hackbench one hackbench group in each of persist2 and persist3, pipes
 #             and sockets;

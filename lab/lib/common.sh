@@ -250,13 +250,23 @@ kmake_init() {
 	fi
 }
 
-# build_workloads DIR: compile bench/*.c into DIR (the guest runs them over
-# the 9p root; HOST=1 runs them here).
+# build_workloads DIR: compile each workload's C files
+# (bench/programs/*/*.c, with bench/ for the shared sampler.h) into DIR, a
+# program per file named after it (the guest runs them over the 9p root;
+# HOST=1 runs them here).  Two files of one name are refused.
 build_workloads() {
-	local src
+	local src name
+	local -A seen=()
 	mkdir -p "$1"
-	for src in "$TOP"/bench/*.c; do
-		gcc -O2 -Wall -pthread -o "$1/$(basename "$src" .c)" "$src" || return 1
+	for src in "$TOP"/bench/programs/*/*.c; do
+		[ -f "$src" ] || continue
+		name=$(basename "$src" .c)
+		if [ -n "${seen[$name]:-}" ]; then
+			echo "ERROR: ${src#"$TOP/"} and ${seen[$name]#"$TOP/"} would both build $name" >&2
+			return 1
+		fi
+		seen[$name]=$src
+		gcc -O2 -Wall -pthread -I "$TOP/bench" -o "$1/$name" "$src" || return 1
 	done
 }
 
@@ -443,94 +453,26 @@ want_boot_settings() {
 	want_bool ACCEL_PROBE
 }
 
-# The benchmark items of bench/workloads.sh, and the bounds they are
-# checked against before anything is built or booted: TASKS (threads or
-# processes) 1..8192; K memory cgroups 1..1024; hackbench GROUPS 1..1024
-# (bounds for servers, make bench HOST=1; the 3 GiB guest holds about 32
-# processes of 64 MiB or hackbench groups of 20 tasks) and SIZE 1..65536
-# bytes; sigqueue SIGNALS and ROUNDS 1..1048576
-# (bench/sigqueue.c); a vmalloc THRESHOLD is auto, NxAUTO with N 1..64, or
-# 4..4194304 KiB (the range vm.vmap_lazy_threshold_kbytes, 6.12's
-# vm.vmap_lazy_threshold_kb, accepts).
-BENCH_ITEMS="page_fault1|2|3:threads|processes:TASKS, shm-pread-seq-mt:TASKS, memcg-parallel-fault:K, memcg-nested-fault:DEPTH, memcg-madvise-fault:K[:thp|nothp], iperf3-cgroup:K[:MIB[:mixed|pair|split]], shmem-cgroup:K[:MIB], sigqueue:SIGNALS:ROUNDS, xnode-free:SIGNALS:ROUNDS, stress-ng:udp|rawudp:OPS, hackbench:process|thread:pipe|socket:GROUPS[:SIZE], hackbench-cgroup:process|thread:pipe|socket:K[:SIZE], vmalloc:TESTS:THRESHOLD, slab-empty-partial"
+# The benchmark workloads are the folders of bench/programs/, their items
+# and bounds in each folder's meta, the matrices the files of bench/jobs/:
+# bench/lib.sh reads them (bench_item_error, bench_items, job_items).
+# shellcheck source=../../bench/lib.sh
+source "$TOP/bench/lib.sh"
 
-# bench_count WHAT MIN MAX VALUE: print why VALUE is not a count in MIN..MAX.
-bench_count() {
-	in_range "$4" "$2" "$3" || echo "$1 must be $2..$3, not '$4'"
+# want_programs: every folder of bench/programs/ is a workload (a meta file
+# that reads, a run script), or the stage ends in one line naming it.
+want_programs() {
+	programs_load || die "$PROGRAMS_ERROR"
 }
 
-# bench_item_error ITEM: print why ITEM is not a benchmark item (nothing if
-# it is one).
-bench_item_error() {
-	local f=() t
-	IFS=: read -r -a f <<< "$1:"
-	case ${f[0]} in
-	page_fault[123])
-		[ ${#f[@]} = 3 ] || { echo "want ${f[0]}:threads|processes:TASKS"; return; }
-		[[ ${f[1]} =~ ^(threads|processes)$ ]] || { echo "the mode must be threads or processes, not '${f[1]}'"; return; }
-		bench_count TASKS 1 8192 "${f[2]}" ;;
-	shm-pread-seq-mt)
-		[ ${#f[@]} = 2 ] || { echo "want shm-pread-seq-mt:TASKS"; return; }
-		bench_count TASKS 1 8192 "${f[1]}" ;;
-	memcg-parallel-fault)
-		[ ${#f[@]} = 2 ] || { echo "want ${f[0]}:K"; return; }
-		bench_count "K (memory cgroups)" 1 1024 "${f[1]}" ;;
-	memcg-nested-fault)
-		[ ${#f[@]} = 2 ] || { echo "want memcg-nested-fault:DEPTH"; return; }
-		bench_count "DEPTH (levels below the root)" 2 8 "${f[1]}" ;;
-	memcg-madvise-fault)
-		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want memcg-madvise-fault:K[:thp|nothp]"; return; }
-		bench_count "K (memory cgroups)" 1 1024 "${f[1]}"
-		[ ${#f[@]} = 2 ] || [[ ${f[2]} =~ ^(thp|nothp)$ ]] || { echo "THP must be thp or nothp, not '${f[2]}'"; return; } ;;
-	iperf3-cgroup)
-		[ ${#f[@]} -ge 2 ] && [ ${#f[@]} -le 4 ] || { echo "want iperf3-cgroup:K[:MIB[:mixed|pair|split]]"; return; }
-		bench_count "K (iperf3 pairs)" 1 1024 "${f[1]}"
-		[ ${#f[@]} = 2 ] || bench_count MIB 1 65536 "${f[2]}"
-		[ ${#f[@]} -lt 4 ] || [[ ${f[3]} =~ ^(mixed|pair|split)$ ]] || { echo "PLACE must be mixed, pair or split, not '${f[3]}'"; return; } ;;
-	shmem-cgroup)
-		[ ${#f[@]} = 2 ] || [ ${#f[@]} = 3 ] || { echo "want shmem-cgroup:K[:MIB]"; return; }
-		bench_count "K (memory cgroups)" 1 1024 "${f[1]}"
-		[ ${#f[@]} = 2 ] || bench_count MIB 1 65536 "${f[2]}" ;;
-	sigqueue | xnode-free)
-		[ ${#f[@]} = 3 ] || { echo "want ${f[0]}:SIGNALS:ROUNDS"; return; }
-		bench_count SIGNALS 1 1048576 "${f[1]}"
-		bench_count ROUNDS 1 1048576 "${f[2]}" ;;
-	hackbench | hackbench-cgroup)
-		[ ${#f[@]} = 4 ] || [ ${#f[@]} = 5 ] || { echo "want ${f[0]}:process|thread:pipe|socket:$([ "${f[0]}" = hackbench ] && echo GROUPS || echo K)[:SIZE]"; return; }
-		[[ ${f[1]} =~ ^(process|thread)$ ]] || { echo "the mode must be process or thread, not '${f[1]}'"; return; }
-		[[ ${f[2]} =~ ^(pipe|socket)$ ]] || { echo "the IPC must be pipe or socket, not '${f[2]}'"; return; }
-		if [ "${f[0]}" = hackbench ]; then
-			bench_count GROUPS 1 1024 "${f[3]}"
-		else
-			bench_count "K (memory cgroups)" 1 1024 "${f[3]}"
-		fi
-		[ ${#f[@]} = 4 ] || bench_count SIZE 1 65536 "${f[4]}" ;;
-	stress-ng)
-		[ ${#f[@]} = 3 ] || { echo "want stress-ng:udp|rawudp:OPS"; return; }
-		[[ ${f[1]} =~ ^(udp|rawudp)$ ]] || { echo "the stress-ng stressor must be udp or rawudp, not '${f[1]}'"; return; }
-		bench_count OPS 1 100000000 "${f[2]}" ;;
-	slab-empty-partial)
-		[ ${#f[@]} = 1 ] || echo "slab-empty-partial takes no parameter" ;;
-	vmalloc)
-		[ ${#f[@]} = 3 ] || { echo "want vmalloc:TESTS:THRESHOLD"; return; }
-		for t in ${f[1]//+/ }; do
-			[[ $t =~ ^(fix_size|full_fit|long_busy_list|random_size|align)$ ]] ||
-				{ echo "unknown test_vmalloc test '$t' (fix_size, full_fit, long_busy_list, random_size, align, joined with +)"; return; }
-		done
-		[ -n "${f[1]}" ] || { echo "no test_vmalloc test named"; return; }
-		vmalloc_point_error "${f[2]}" ;;
-	*)
-		echo "unknown workload '${f[0]}' (want one of: $BENCH_ITEMS)" ;;
-	esac
-}
-
-# vmalloc_point_error POINT: print why POINT is not a lazy-purge threshold.
-vmalloc_point_error() {
-	case $1 in
-	auto) ;;
-	*xauto) in_range "${1%xauto}" 1 64 || echo "the threshold NxAUTO takes N from 1 to 64, not '$1'" ;;
-	*) in_range "$1" 4 4194304 || echo "the threshold must be auto, NxAUTO or 4..4194304 KiB, not '$1'" ;;
-	esac
+# want_job NAME [NAME=VALUE...]: the items of bench/jobs/NAME (bench/lib.sh
+# job_items) into the array JOB_ITEMS, or the stage ends in one line.
+want_job() {
+	local f=$TOP/bench/jobs/$1
+	shift
+	[ -f "$f" ] || die "no job file bench/jobs/${f##*/}"
+	JOB_ITEMS=()
+	job_items "$f" "$@" || die "$PROGRAMS_ERROR"
 }
 
 # host_matrix CPUS FULL MEM_MIB: make bench HOST=1's items, sized from the
@@ -609,6 +551,7 @@ host_matrix() {
 want_bench_items() {
 	local item why n=0
 	no_empty_items "$1" "$2"
+	want_programs
 	for item in ${2//,/ }; do
 		why=$(bench_item_error "$item" | head -n1)
 		[ -z "$why" ] || die "$1 item '$item': $why"

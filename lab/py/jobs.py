@@ -31,18 +31,37 @@ import sys
 
 from mmlab.cli import Refused
 
-# what make bench's items have no program for in either engine, and why
-NO_FORM = {
-    'memcg-parallel-fault': 'K cgroups of one anon fault loop each (bench/page_fault.c -c)',
-    'memcg-nested-fault': 'page_fault2 in a cgroup DEPTH levels down',
-    'memcg-madvise-fault': "upstream's madvise(DONTNEED) loop in K cgroups (bench/page_fault.c -a)",
-    'shmem-cgroup': 'a tmpfs file written and deleted in K cgroups',
-    'shm-pread-seq-mt': "vm-scalability's case, left out of the fleet files so far",
-    'sigqueue': 'bench/sigqueue.c, a fixed slab pattern',
-    'xnode-free': 'bench/sigqueue.c across two nodes',
-    'slab-empty-partial': 'a reading of /sys/kernel/slab after the other items',
-    'vmalloc': 'test_vmalloc.ko with the lazy-purge threshold knob',
-}
+
+def programs_dir():
+    """bench/programs/ of the tree this file is in."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while d != os.path.dirname(d):
+        if os.path.isdir(os.path.join(d, 'bench', 'programs')):
+            return os.path.join(d, 'bench', 'programs')
+        d = os.path.dirname(d)
+    raise Refused('no bench/programs/ above %s' % __file__)
+
+
+def no_form():
+    """{item name: why neither engine has a program for it} for every
+    workload of bench/programs/: its meta's nofleet line (docs/workloads.md),
+    else a default reason; bench/lib.sh checks the meta files' format."""
+    reasons = {}
+    top = programs_dir()
+    for w in sorted(os.listdir(top)):
+        meta = os.path.join(top, w, 'meta')
+        if not os.path.isfile(meta):
+            continue
+        fields = {}
+        for line in open(meta):
+            key, eq, value = line.rstrip('\n').partition('=')
+            if eq and not key.startswith('#'):
+                fields.setdefault(key, value)
+        why = fields.get('nofleet', 'no form in lab/py/jobs.py for bench/programs/%s' % w)
+        for name in fields.get('names', w).split():
+            reasons[name] = why
+    return reasons
+
 
 
 def parse(item):
@@ -248,10 +267,9 @@ def main():
         items = [i for i in args.items.split(',') if i]
         if not items:
             raise Refused('--items names no item')
+        reasons = no_form()
         for i in items:
-            name = parse(i)[0]
-            if lkp_form(i) is None and mmtests_part(i) is None and name not in NO_FORM and \
-                    name != 'iperf3-cgroup':
+            if parse(i)[0] not in reasons:
                 raise Refused("unknown item '%s'" % i)
         if not os.path.isdir(args.out):
             raise Refused('%s is not a folder' % args.out)
@@ -261,8 +279,9 @@ def main():
         for i in items:
             name, a = parse(i)
             if lkp_form(i) is None and mmtests_part(i) is None:
-                why = NO_FORM.get(name, 'pinned pairs (PLACE=%s): neither engine pins a pair to CPUs'
-                                  % (a[2] if len(a) > 2 else ''))
+                why = reasons[name]
+                if name == 'iperf3-cgroup':
+                    why = 'pinned pairs (PLACE=%s): neither engine pins a pair to CPUs' % a[2]
                 rest.append('  %s: %s' % (i, why))
         with open(os.path.join(args.out, 'README.%s' % args.matrix), 'w') as f:
             f.write('make bench MATRIX=%s of the %s line, for a fleet\n\nLKP jobs:\n%s\n\n'

@@ -45,8 +45,8 @@
 #   BASE_APPEND=.. HEAD_APPEND=..  extra kernel command line for one side,
 #                  e.g. one image compared with a boot parameter off and on:
 #                  BASE_APPEND=slab_free_lock_first=off lab/stages/ab.sh K K
-# What it does: builds bench/*.c on the host into OUT/bin (the guest runs
-# them over the 9p root), writes the settings to OUT/bench.env, boots each
+# What it does: builds bench/programs/*/*.c on the host into OUT/bin (the
+# guest runs them over the 9p root), writes the settings to OUT/bench.env, boots each
 # kernel RUNS times with bench/guest-bench.sh as the plan, then has
 # lab/py/compare.py collect every console log into OUT/results.json (failed or
 # incomplete boots are recorded, never dropped) and print the LKP tables
@@ -141,7 +141,7 @@ fi
 mkdir -p "$OUT/bin"
 stage ab "$OUT/ab.log"
 
-build_workloads "$OUT/bin" >> "$STAGE_LOG" 2>&1 || die "building bench/*.c failed"
+build_workloads "$OUT/bin" >> "$STAGE_LOG" 2>&1 || die "building bench/programs/*/*.c failed"
 cat > "$OUT/bench.env" <<EOF
 MMSCALE_BENCH=$BENCH
 MMSCALE_BENCH_BIN=$OUT/bin

@@ -4,12 +4,13 @@
 # applied, its options on).
 #
 # Usage: lab/stages/bench.sh        (make bench)
-#   BENCH=NAMES    workloads, comma separated, by name (BENCH_ITEMS in
-#                  lab/lib/common.sh; picked from the matrix of the run,
-#                  else the whole one), or explicit bench/workloads.sh
-#                  items (anything with a ':')
+#   BENCH=NAMES    workloads, comma separated, by name (the folders of
+#                  bench/programs/; picked from the matrix of the run,
+#                  else the whole one), or explicit items (anything with
+#                  a ':'; each workload's meta gives its fields)
 #   RUNS=N         boots per side, interleaved A B A B (default 3)
-#   FULL=1         the whole matrix instead of the default set
+#   FULL=1         the whole matrix instead of the default set (the
+#                  items of each are bench/jobs/default and full)
 #   CONFIG=NAMES   extra config fragments for both sides (e.g. rt)
 #   HOST=1         run the workloads on the running kernel instead (root,
 #                  bare metal); compare two such runs with make compare.
@@ -76,7 +77,7 @@
 #   BOOT_TIMEOUT, ACCEL, VCPUS, OUT, BASE_APPEND, HEAD_APPEND: see lab/stages/ab.sh
 # lab/stages/bench.sh --plan prints the items the settings select, and nothing more.
 # Every setting and every item is checked before anything is built or
-# booted (bounds: lab/lib/common.sh, bench_item_error): a value it does not
+# booted (bounds: bench/programs/*/meta, read by bench/lib.sh): a value it does not
 # know is refused, HOST and FULL take 0 or 1 only.
 # Default set (about 1 minute per boot under TCG here, 6 boots): page_fault1
 # processes x2, page_fault2 and page_fault3 threads x2, shm-pread-seq-mt x2,
@@ -119,6 +120,9 @@ CONFIG=${CONFIG:-}
 for c in ${CONFIG//,/ }; do extra+=("$c"); done
 suffix=${extra[*]:+-$(kernel_name "${extra[@]}")}
 
+# every workload folder of bench/programs/ reads (make bench's items and
+# their bounds come from them)
+want_programs
 # the lazy-purge threshold sweep (KiB; auto = the kernel's formula; the
 # base kernel has no knob and runs auto only)
 SWEEP_POINTS=${VMALLOC_SWEEP:-4 256 1024 4096 16384 32768 auto 4xauto}
@@ -126,47 +130,12 @@ for p in $SWEEP_POINTS; do
 	why=$(vmalloc_point_error "$p")
 	[ -z "$why" ] || die "VMALLOC_SWEEP: $why"
 done
-default=(page_fault1:processes:2 page_fault2:threads:2 page_fault3:threads:2
-	shm-pread-seq-mt:2 memcg-parallel-fault:1 memcg-parallel-fault:2
-	hackbench:process:pipe:2 hackbench-cgroup:process:pipe:1
-	hackbench-cgroup:process:pipe:2 vmalloc:fix_size:4 vmalloc:fix_size:256
-	vmalloc:fix_size:4096 vmalloc:fix_size:auto)
-full=()
-for k in 1 2 3; do for m in threads processes; do for t in 1 2; do
-	full+=("page_fault$k:$m:$t")
-done; done; done
-full+=(shm-pread-seq-mt:1 shm-pread-seq-mt:2)
-for k in 1 2 4 8; do full+=("memcg-parallel-fault:$k"); done
-# upstream's workloads for a multi-memcg stock: the madvise fault loop in 1,
-# 4 and 32 cgroups, and one iperf3 pair per cgroup (issue 16's K values)
-for k in 1 4 32; do full+=("memcg-madvise-fault:$k"); done
-for k in 1 2 4 6 8 12 16; do full+=("iperf3-cgroup:$k"); done
-for m in process thread; do for i in pipe socket; do
-	full+=("hackbench:$m:$i:2")
-	for k in 1 2 4 8; do full+=("hackbench-cgroup:$m:$i:$k"); done
-done; done
-for p in $SWEEP_POINTS; do full+=("vmalloc:fix_size+long_busy_list+random_size+align:$p"); done
-
-matrix=("${default[@]}")
-[ "${FULL:-0}" = 1 ] && matrix=("${full[@]}")
-if [ "${MATRIX:-}" = stock ]; then
-	matrix=()
-	for k in 1 2 4 6 8 12 16; do matrix+=("iperf3-cgroup:$k"); done
-	for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k"); done
-elif [ "${MATRIX:-}" = memcg ]; then
-	# issue 28's matrix: iperf3 per memory cgroup at K = 1 2 4 8 16 in
-	# three placements, the madvise loop with THP on and off, hackbench
-	# across memory cgroups
-	matrix=()
-	for p in mixed pair split; do for k in 1 2 4 8 16; do matrix+=("iperf3-cgroup:$k:64:$p"); done; done
-	for t in thp nothp; do for k in 1 4 32; do matrix+=("memcg-madvise-fault:$k:$t"); done; done
-	matrix+=(hackbench-cgroup:process:pipe:4 hackbench-cgroup:process:socket:4 shmem-cgroup:4)
-elif [ "${MATRIX:-}" = slub ]; then
-	matrix=()
-	for m in process thread; do for i in pipe socket; do matrix+=("hackbench:$m:$i:2"); done; done
-	matrix+=(hackbench-cgroup:process:pipe:2 hackbench-cgroup:process:socket:2 xnode-free:4096:8
-		stress-ng:udp:20000 stress-ng:rawudp:20000 vmalloc:fix_size:auto)
-fi
+# the matrices are the job files of bench/jobs/: default, full (FULL=1),
+# and one per MATRIX
+want_job full sweep="$SWEEP_POINTS"
+full=("${JOB_ITEMS[@]}")
+want_job "${MATRIX:-$([ "${FULL:-0}" = 1 ] && echo full || echo default)}" sweep="$SWEEP_POINTS"
+matrix=("${JOB_ITEMS[@]}")
 if [ "${HOST:-0}" = 1 ]; then
 	# on the machine itself: sized from its CPUs and memory (host_matrix in
 	# lab/lib/common.sh), the loop counts sized at run time
@@ -219,7 +188,7 @@ if [ -n "${BENCH:-}" ]; then
 		else
 			whole=("${full[@]}")
 		fi
-		known=$(sed -e 's/:[^,]*//g' -e 's/,//g' <<< "$BENCH_ITEMS" | tr '|' ' ' | sed 's/page_fault1 2 3/page_fault1 page_fault2 page_fault3/')
+		known=${PROGRAM_NAMES[*]}
 		pick=()
 		for name in ${BENCH//,/ }; do
 			n=0
@@ -290,7 +259,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	say "sized for this machine: $sizing"
 	say "items: $plan"
 	mkdir -p "$OUT/bin"
-	build_workloads "$OUT/bin" || die "building bench/*.c failed"
+	build_workloads "$OUT/bin" || die "building bench/programs/*/*.c failed"
 	runs=()
 	for ((i = 1; i <= RUNS; i++)); do
 		say "host run $i/$RUNS on $(uname -r): $plan"

@@ -75,7 +75,7 @@ t_build=$(($(date +%s) - t0))
 stage stress
 O=$BUILD/$name
 out=$(new_dir "$BUILD/stress/$(date +%Y%m%d-%H%M%S)") || die "could not make a folder under $BUILD/stress"
-build_workloads "$out/bin" || die "building bench/*.c failed"
+build_workloads "$out/bin" || die "building bench/programs/*/*.c failed"
 gcc -O2 -o "$out/bin/slabinfo" "$TREE/tools/mm/slabinfo.c" 2> "$out/slabinfo-build.log" ||
 	say "tools/mm/slabinfo did not build ($out/slabinfo-build.log): the run goes on without slabinfo -r"
 

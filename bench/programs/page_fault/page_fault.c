@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench/page_fault.c - will-it-scale page_fault1/2/3 semantics, written for
- * mmscale (see will-it-scale's tests/page_fault{1,2,3}.c for the originals;
+ * bench/programs/page_fault/page_fault.c - will-it-scale page_fault1/2/3
+ * semantics, written for mmscale (see will-it-scale's tests/page_fault{1,2,3}.c for the originals;
  * no code is taken from them).
  *
  * Each task loops: map 128 MiB, write one byte per page (one write is one
@@ -19,12 +19,12 @@
  * faults in and frees (and charges and uncharges) every page without the
  * mmap/munmap of the other modes.  This is the fault loop of upstream's
  * page_counter stock proposal; with -k 1 -c it runs one per cgroup
- * ("memcg-madvise-fault" in bench/workloads.sh).
+ * (bench/programs/memcg-madvise-fault/run).
  *
  * -b MIB changes the mapping size (default 128).  -c PREFIX moves process
  * i into the cgroup directory PREFIX<i> before it starts (processes mode
  * only): with -k 1 -b 64 that is the 2009 parallel page-fault test, one
- * task per memory cgroup ("memcg-parallel-fault" in bench/workloads.sh).
+ * task per memory cgroup (bench/programs/memcg-parallel-fault/run).
  *
  * Usage: page_fault [-k 1|2|3] [-a] [-m threads|processes] [-t TASKS] [-b MIB]
  *                   [-s SECONDS] [-w WARMUP] [-d DIR] [-c CGROUP_PREFIX]

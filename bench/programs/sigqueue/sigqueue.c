@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench/sigqueue.c - a deterministic allocate/free pattern on the kernel's
- * "sigqueue" slab cache, for comparing SLUB counters between two kernels.
+ * bench/programs/sigqueue/sigqueue.c - a deterministic allocate/free
+ * pattern on the kernel's "sigqueue" slab cache, for comparing SLUB counters between two kernels.
  *
  * What it does: blocks the real-time signals SIGRTMIN .. SIGRTMIN+K-1,
  * then for each round queues N signals to itself with sigqueue(3), round

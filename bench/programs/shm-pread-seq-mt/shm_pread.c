@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench/shm_pread.c - vm-scalability "shm-pread-seq-mt" semantics, written
- * for mmscale (see vm-scalability's case-shm-pread-seq-mt and usemem's
+ * bench/programs/shm-pread-seq-mt/shm_pread.c - vm-scalability
+ * "shm-pread-seq-mt" semantics, written for mmscale (see vm-scalability's case-shm-pread-seq-mt and usemem's
  * --readonly mode for the original; no code is taken from them).
  *
  * One sparse file of -b MIB (default 128) is created in DIR (a tmpfs: the
