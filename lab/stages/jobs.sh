@@ -27,8 +27,11 @@ if [ -n "${MATRIX:-}" ]; then
 fi
 out=$(new_dir "$BUILD/jobs/$(date +%Y%m%d-%H%M%S)") || die "could not make a folder under $BUILD/jobs"
 for m in $matrices; do
-	plan=$(MATRIX=$([ "$m" = default ] || echo "$m") BENCH= HOST=0 "$LAB_DIR/stages/bench.sh" --plan | tail -n1) ||
+	# bench.sh --plan is its machine interface: the items, one
+	# comma-separated line on stdout, nothing else
+	plan=$(MATRIX=$([ "$m" = default ] || echo "$m") BENCH= HOST=0 "$LAB_DIR/stages/bench.sh" --plan) ||
 		die "lab/stages/bench.sh --plan failed for MATRIX=$m"
+	[[ $plan =~ ^[A-Za-z0-9_:+.,-]+$ ]] || die "lab/stages/bench.sh --plan for MATRIX=$m printed no item list: '$plan'"
 	"$LAB_DIR/py/jobs.py" --line "$BASE" --matrix "$m" --items "$plan" --out "$out" ||
 		die "lab/py/jobs.py failed for MATRIX=$m"
 	say "MATRIX=$m: $(ls "$out/lkp" | grep -c -- "-$m-") LKP job files, $(ls "$out/mmtests" | grep -c -- "-$m-") mmtests configs (README.$m)"
