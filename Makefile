@@ -66,11 +66,12 @@
 # Every target first runs lab/lib/knobs.sh TARGET: a variable that looks like a
 # misspelt knob of that target (SECOND=60 make stress) is refused with a
 # "did you mean" line; lab/lib/knobs.sh --list prints each target's knobs.
-# BASE=6.12|7.3 picks the line (patches/<line>/) for every target: the
-# mainline line on 7.3 (the default; all four topics) or the stable line on
-# Linux 6.12 LTS (all four topics; make layout and MATRIX=stock are its
-# alone).  make check boots the line and checks the other one
-# without a boot (lab/stages/linecheck.sh).
+# BASE=<line> picks the line (a folder of patches/ with a line.env) for every
+# target: 7.3, the mainline line (the default; ptlock, vmalloc and memcg as
+# patches, slub as a report), or 6.12, the stable line on Linux 6.12 LTS
+# (all four topics; make layout and MATRIX=stock are its alone).  make check
+# boots the line and checks every other one without a boot
+# (lab/stages/linecheck.sh).
 # BUILD=DIR puts everything generated in DIR (default build/<line>; make clean
 # deletes only a folder the lab made, see docs/knobs.md).
 

@@ -145,6 +145,27 @@ bench_items() {
 	printf '%s, ' "${list[@]}" | sed 's/, $//'
 }
 
+# bench_list: every workload, for people: its item form, its summary and
+# each field's bounds (what docs/benchmarks.md points at instead of a copy)
+bench_list() {
+	local w nm key kind name a b rest
+	for w in "${PROGRAMS[@]}"; do
+		for nm in "${PROGRAM_NAMES[@]}"; do
+			[ "${PROGRAM_OF[$nm]}" != "$w" ] || echo "$(item_form "$nm")"
+		done
+		sed -n 's/^summary=/    /p' "$BENCH_DIR/programs/$w/meta"
+		while read -r key kind name a b rest; do
+			[ -n "$key" ] || continue
+			case $kind in
+			count) echo "    $name: $a to $b${rest:+ ($rest)}" ;;
+			choice) echo "    ${a}${b:+ $b}${rest:+ $rest}: $(or_list "$name")" ;;
+			joined) echo "    $name: ${b}${rest:+ $rest}, '+'-joined from $(or_list "$a")" ;;
+			check) echo "    $name: checked by $a (bench/programs/$w/check)" ;;
+			esac
+		done <<< "${PROGRAM_FIELDS[$w]}"
+	done
+}
+
 # or_list A|B|C: "A, B or C"
 or_list() {
 	local v=${1//|/, }

@@ -44,9 +44,8 @@
 #     switch) name a default that lab/*.sh gives VAR as ${VAR:-default}
 #     ($DEFAULT_CONFIGS read from lab/lib/common.sh, $LINE_VMTESTS from the
 #     default line's patches/<line>/line.env).
-#   - bench bounds: docs/benchmarks.md's "| item field | range |" table says
-#     the ranges of the workloads' meta files (bench/programs/*/meta, count
-#     fields) and check files (vmalloc's THRESHOLD), no more and no less.
+#   - bench bounds: only in the workloads' meta files; docs/benchmarks.md
+#     points at lab/stages/bench.sh --list, which prints them.
 #   - lists: docs/lab-internals.md's "## Scripts" table has a row for every
 #     lab/*/*.sh and lab/*/*.py, its "## Config fragments" table one for every
 #     configs/*.config.
@@ -321,32 +320,21 @@ bad=$(awk '!/^#/ { exit } { print }' "$TOP/Makefile" | grep -oE '\[[A-Z][A-Z0-9_
 	done)
 check "Makefile help: every [VAR=N] of a numeric knob is its default" say_bad <<< "$bad"
 
-# --- bench bounds ---
-# code: "LABEL LO HI" from the count fields of bench/programs/*/meta and
-# the in_range bounds of the check files there (vmalloc's THRESHOLD)
-{
-	sed -n -E 's/^(param|optional)=count ([A-Z][A-Z0-9_]*) ([0-9]+) ([0-9]+).*$/\2 \3 \4/p' "$TOP"/bench/programs/*/meta
-	for c in "$TOP"/bench/programs/*/check; do
-		[ -f "$c" ] || continue
-		name=$(sed -n -E 's/^(param|optional)=check ([A-Z][A-Z0-9_]*) .*$/\2/p' "${c%/check}/meta")
-		grep -oE 'in_range "[^"]*" [0-9]+ [0-9]+' "$c" | sed -E "s/^in_range \"[^\"]*\" /$name /"
+# --- bench bounds: in the workloads' meta files only ---
+# docs/benchmarks.md points at lab/stages/bench.sh --list instead of a copy
+# of the bounds; --list prints every folder's summary and the bounds of its
+# count fields, from its meta
+check "docs/benchmarks.md keeps no copy of the workloads' bounds" \
+	bash -c '! grep -qE "^\| item field \| range \|$" "$1" && grep -qF "lab/stages/bench.sh --list" "$1"' _ "$TOP/docs/benchmarks.md"
+"$TOP/lab/stages/bench.sh" --list > "$tmp/list" 2>&1
+bad=$(for m in "$TOP"/bench/programs/*/meta; do
+	w=$(basename "$(dirname "$m")")
+	grep -qF "    $(sed -n 's/^summary=//p' "$m")" "$tmp/list" || echo "bench/programs/$w: its summary is not in --list"
+	sed -n -E 's/^(param|optional)=count ([A-Z][A-Z0-9_]*) ([0-9]+) ([0-9]+).*$/\2: \3 to \4/p' "$m" | while read -r f; do
+		grep -qF "    $f" "$tmp/list" || echo "bench/programs/$w: '$f' is not in --list"
 	done
-} | sort -u > "$tmp/bounds.code"
-# docs: "LABEL LO HI" for every label of a row's first cell and range of its last
-sed -n '/^| item field | range |$/,/^$/p' "$TOP/docs/benchmarks.md" | grep -E '^\| `' |
-	awk -F'|' '{
-		nl = 0; c = $2
-		while (match(c, /`[A-Z][A-Z0-9_]*`/)) { l[++nl] = substr(c, RSTART + 1, RLENGTH - 2); c = substr(c, RSTART + RLENGTH) }
-		r = $3
-		while (match(r, /[0-9]+(–|-)[0-9]+/)) {
-			x = substr(r, RSTART, RLENGTH); r = substr(r, RSTART + RLENGTH); gsub(/–|-/, " ", x)
-			for (i = 1; i <= nl; i++) print l[i], x
-		}
-	}' | sort -u > "$tmp/bounds.docs"
-check "bench/programs/*/meta has bench bounds to compare ($(wc -l < "$tmp/bounds.code"))" test -s "$tmp/bounds.code"
-check "docs/benchmarks.md's bounds table says bench/programs/*/meta's bounds" \
-	say_bad < <(diff "$tmp/bounds.code" "$tmp/bounds.docs" | grep '^[<>]' |
-		sed 's/^</bench\/programs has, docs\/benchmarks.md not:/; s/^>/docs\/benchmarks.md has, bench\/programs not:/')
+done)
+check "lab/stages/bench.sh --list: every workload's summary and bounds, from its meta" say_bad <<< "$bad"
 
 # --- script and fragment lists ---
 li=$TOP/docs/lab-internals.md

@@ -4,6 +4,8 @@
 # applied, its options on).
 #
 # Usage: lab/stages/bench.sh        (make bench)
+#        lab/stages/bench.sh --list (every workload: item form, summary,
+#                                    field bounds; from bench/programs/)
 #   BENCH=NAMES    workloads, comma separated, by name (the folders of
 #                  bench/programs/; picked from the matrix of the run,
 #                  else the whole one), or explicit items (anything with
@@ -123,6 +125,7 @@ suffix=${extra[*]:+-$(kernel_name "${extra[@]}")}
 # every workload folder of bench/programs/ reads (make bench's items and
 # their bounds come from them)
 want_programs
+[ "${1:-}" != --list ] || { bench_list; exit 0; }
 # the lazy-purge threshold sweep (KiB; auto = the kernel's formula; the
 # base kernel has no knob and runs auto only)
 SWEEP_POINTS=${VMALLOC_SWEEP:-4 256 1024 4096 16384 32768 auto 4xauto}
