@@ -13,6 +13,15 @@
 _tap_n=0 _tap_pass=0 _tap_fail=0 _tap_skip=0
 _tap_cases=()
 
+# tap_args ARG...: a stage's leading "--result FILE": TAP_FILE is FILE (or
+# empty), TAP_SHIFT how many arguments that took (shift "$TAP_SHIFT")
+tap_args() {
+	TAP_FILE= TAP_SHIFT=0
+	[ "${1:-}" = --result ] || return 0
+	[ $# -ge 2 ] && [ -n "$2" ] || die "--result needs a FILE"
+	TAP_FILE=$2 TAP_SHIFT=2
+}
+
 # tap_result RC DESC [WHY]: one TAP line.  RC 0 is ok, "skip" is ok with
 # "# SKIP WHY", anything else is not ok (WHY after "#").
 tap_result() {

@@ -33,12 +33,8 @@ set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 STAGE=linecheck
 
-result_file=
-if [ "${1:-}" = --result ]; then
-	[ $# -ge 2 ] || die "--result needs a FILE"
-	result_file=$2
-	shift 2
-fi
+tap_args "$@"
+shift "$TAP_SHIFT"
 checks=()
 for c in "$@"; do
 	case $c in
@@ -181,4 +177,4 @@ for c in "${checks[@]}"; do
 	fi
 	say "$BASE: $c done in $(($(date +%s) - t0)) s"
 done
-tap_end "$result_file"
+tap_end "$TAP_FILE"

@@ -37,12 +37,8 @@ set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 STAGE=topics
 
-result_file=
-if [ "${1:-}" = --result ]; then
-	[ $# -ge 2 ] || die "--result needs a FILE"
-	result_file=$2
-	shift 2
-fi
+tap_args "$@"
+shift "$TAP_SHIFT"
 checks=("$@")
 [ ${#checks[@]} -gt 0 ] || checks=(apply kerneldoc maintainers placeholders)
 for c in "${checks[@]}"; do
@@ -280,4 +276,4 @@ for c in "${checks[@]}"; do
 	esac
 done
 echo "1..$_tap_n"
-tap_end "$result_file"
+tap_end "$TAP_FILE"
