@@ -241,6 +241,8 @@ job_items() {
 		line=${line#"${line%%[![:space:]]*}"}
 		line=${line%"${line##*[![:space:]]}"}
 		[ -n "$line" ] || continue
+		# the kernels of a matrix: job_sides reads those lines
+		[[ $line =~ ^(side|pairs|aa)[[:space:]] ]] && continue
 		for kv; do
 			v=${kv#*=}
 			v=${v// /,}
@@ -252,6 +254,56 @@ job_items() {
 		fi
 		brace_expand "$line"
 	done < "$file"
+}
+
+# job_sides FILE: the kernels a matrix boots, from FILE's lines
+#   side NAME FOLDER base|head FRAGMENT... [@BOOT_ARGS]
+#   pairs A:B...      (the sides compared, A first)
+#   aa A:B            (two sides of one kernel: the A/A noise floor)
+# into SIDE_NAMES (in order) and SIDE_FOLDER, SIDE_TREE, SIDE_FRAGS and
+# SIDE_ARGS by name, JOB_PAIRS and JOB_AA.  FOLDER is the build folder
+# under build/<line>/ (sides may share one: the same kernel booted with
+# other arguments); base builds the line's pristine source, head the
+# series.  A file without side lines gives none: make bench then compares
+# base and head.  A bad line: 1 and PROGRAMS_ERROR.
+job_sides() {
+	local file=$1 line n=0 w=() name args p rel=bench/jobs/${1##*/}
+	SIDE_NAMES=() JOB_PAIRS= JOB_AA=
+	declare -gA SIDE_FOLDER=() SIDE_TREE=() SIDE_FRAGS=() SIDE_ARGS=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		read -r -a w <<< "$line"
+		[ ${#w[@]} -gt 0 ] || continue
+		case ${w[0]} in
+		side)
+			args=
+			[[ ${w[-1]} == @* ]] && { args=${w[-1]#@}; unset 'w[-1]'; }
+			name=${w[1]:-}
+			if [ ${#w[@]} -lt 5 ] || ! [[ $name =~ ^[a-z][a-z0-9]*$ ]] ||
+				! [[ ${w[2]} =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?$ ]] ||
+				! [[ ${w[3]} =~ ^(base|head)$ ]] || ! [[ $args =~ ^[A-Za-z0-9_.,=:-]*$ ]]; then
+				PROGRAMS_ERROR="$rel line $n: want 'side NAME FOLDER base|head FRAGMENT... [@BOOT_ARGS]', not '$line'"
+				return 1
+			fi
+			[ -z "${SIDE_TREE[$name]:-}" ] || { PROGRAMS_ERROR="$rel line $n: side $name twice"; return 1; }
+			SIDE_NAMES+=("$name")
+			SIDE_FOLDER[$name]=${w[2]} SIDE_TREE[$name]=${w[3]} SIDE_FRAGS[$name]=${w[*]:4} SIDE_ARGS[$name]=$args ;;
+		pairs | aa)
+			if [ ${#w[@]} -lt 2 ] || { [ "${w[0]}" = aa ] && [ ${#w[@]} != 2 ]; }; then
+				PROGRAMS_ERROR="$rel line $n: want '$([ "${w[0]}" = aa ] && echo "aa A:B" || echo "pairs A:B...")', not '$line'"
+				return 1
+			fi
+			for p in "${w[@]:1}"; do
+				[[ $p =~ ^([a-z0-9]+):([a-z0-9]+)$ ]] && [ -n "${SIDE_TREE[${BASH_REMATCH[1]}]:-}" ] &&
+					[ -n "${SIDE_TREE[${BASH_REMATCH[2]}]:-}" ] ||
+					{ PROGRAMS_ERROR="$rel line $n: '$p' is not two sides named before it (A:B)"; return 1; }
+			done
+			if [ "${w[0]}" = pairs ]; then JOB_PAIRS=$(IFS=,; echo "${w[*]:1}"); else JOB_AA=${w[1]}; fi ;;
+		esac
+	done < "$file"
+	[ -z "$JOB_PAIRS$JOB_AA" ] || [ ${#SIDE_NAMES[@]} -gt 0 ] ||
+		{ PROGRAMS_ERROR="$rel: pairs or aa without side lines"; return 1; }
 }
 
 # brace_expand WORD: WORD with its first {a,b,...} list expanded, then the

@@ -100,9 +100,32 @@ MMSCALE_BENCH=page_fault1:threads:1 MMSCALE_BENCH_BIN=$tmp MMSCALE_KPROBES=none 
 check "workloads.sh: a bad folder is one error line, nothing run" \
 	bash -c "grep -qx 'mmscale: error all bench/programs/tiny/run: no function run_tiny() {' '$tmp/d10' && ! grep -q '^mmscale: ops' '$tmp/d10'"
 rm -r "$c/bench/programs/tiny"
+cp "$c/bench/jobs/memcg" "$tmp/memcg.job"
 echo 'shmem-cgroup:{4,x y}' >> "$c/bench/jobs/memcg"
 BASE=7.3 MATRIX=memcg "$c/lab/stages/bench.sh" --plan > "$tmp/d11" 2>&1
-check "a job file line that is no item with lists is refused" has "$tmp/d11" "^ERROR: stage bench: bench/jobs/memcg line 13: not an item with \{a,b\} lists"
+check "a job file line that is no item with lists is refused" has "$tmp/d11" "^ERROR: stage bench: bench/jobs/memcg line $(wc -l < "$c/bench/jobs/memcg"): not an item with \{a,b\} lists"
+
+# the kernels a matrix boots are its job file's side lines
+BASE=7.3 MATRIX=memcg "$TOP/lab/stages/bench.sh" --sides > "$tmp/s1" 2>&1
+check "--sides: MATRIX=memcg boots five sides, the A/A pair on one build folder" \
+	bash -c 'grep -c "^side " "$1" | grep -qx 5 && grep -q "^side ceiling64 build/7.3/bench-head-noabsorb head vm mmscale bench noabsorb$" "$1" && grep -q "^side again build/7.3/bench-head-noabsorb " "$1" && grep -qx "aa ceiling64:again" "$1"' _ "$tmp/s1"
+BASE=6.12 MATRIX=stock CONFIG=stats "$TOP/lab/stages/bench.sh" --sides > "$tmp/s2" 2>&1
+check "--sides: MATRIX=stock's boot arguments, and CONFIG= added to every side's kernel" \
+	has "$tmp/s2" '^side rr7 build/6.12/bench-head-stock7-stats head vm mmscale bench stock7 stats @memcg_stock_evict=roundrobin$'
+"$TOP/lab/stages/bench.sh" --sides > "$tmp/s3" 2>&1
+check "--sides: a job file without side lines compares base and head" \
+	bash -c 'grep -q "^side head build/7.3/bench-head head vm mmscale bench$" "$1" && grep -qx "pairs base:head" "$1"' _ "$tmp/s3"
+for bad in 'side x1 bench-x head' 'side Bad bench-x head vm' 'side y bench-y sideways vm' 'pairs base:nosuch' 'aa base:ceiling64 folio:base' 'side base bench-z head vm'; do
+	cp "$tmp/memcg.job" "$c/bench/jobs/memcg"
+	echo "$bad" >> "$c/bench/jobs/memcg"
+	BASE=7.3 MATRIX=memcg "$c/lab/stages/bench.sh" --sides > "$tmp/s4" 2>&1
+	check "a bad side line is refused in one line: '$bad'" refused "$tmp/s4" "^ERROR: stage bench: bench/jobs/memcg line [0-9]+: "
+done
+cp "$tmp/memcg.job" "$c/bench/jobs/memcg"
+echo 'side extra bench-extra head vm nosuchfragment' >> "$c/bench/jobs/memcg"
+BASE=7.3 MATRIX=memcg "$c/lab/stages/bench.sh" --sides > "$tmp/s5" 2>&1
+check "a side's fragments are checked before anything is built" refused "$tmp/s5" "^ERROR: stage bench: bench/jobs/memcg side extra: no configs/nosuchfragment.config"
+cp "$tmp/memcg.job" "$c/bench/jobs/memcg"
 
 (source "$TOP/lab/lib/common.sh"; build_workloads "$tmp") > "$tmp/cc" 2>&1
 check "bench/programs/*/*.c build with -Wall" test $? -eq 0

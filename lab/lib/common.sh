@@ -475,6 +475,16 @@ want_job() {
 	job_items "$f" "$@" || die "$PROGRAMS_ERROR"
 }
 
+# want_sides NAME: the kernels of bench/jobs/NAME (bench/lib.sh job_sides),
+# each side's fragments checked as CONFIGS are, or the stage ends in one line
+want_sides() {
+	local s
+	job_sides "$TOP/bench/jobs/$1" || die "$PROGRAMS_ERROR"
+	for s in "${SIDE_NAMES[@]}"; do
+		want_fragments "bench/jobs/$1 side $s" "${SIDE_FRAGS[$s]}"
+	done
+}
+
 # host_matrix CPUS FULL MEM_MIB: make bench HOST=1's items, sized from the
 # machine as LKP sizes its jobs (task counts as a share of the CPUs):
 #   page_fault1/2/3 and shm-pread-seq-mt: 100% of the CPUs (FULL=1: every

@@ -6,6 +6,8 @@
 # Usage: lab/stages/bench.sh        (make bench)
 #        lab/stages/bench.sh --list (every workload: item form, summary,
 #                                    field bounds; from bench/programs/)
+#        lab/stages/bench.sh --sides (the kernels the settings boot: the
+#                                    job file's side lines)
 #   BENCH=NAMES    workloads, comma separated, by name (the folders of
 #                  bench/programs/; picked from the matrix of the run,
 #                  else the whole one), or explicit items (anything with
@@ -28,9 +30,10 @@
 #                  series' options (host.side: head, base or another)
 #   SECONDS_PER=N  samples per sampled workload (default 5)
 #   MATRIX=stock   issue 16's memcg stock matrix instead of base against
-#                  head, five sides in one interleaved run (lab/stages/ab.sh
-#                  SIDES, round robin): base (6.12); the series at N = 7
-#                  (configs/stock7.config, upstream's size) with
+#                  head, five sides (bench/jobs/stock's side lines) in one
+#                  interleaved run (lab/stages/ab.sh SIDES, round robin):
+#                  base (6.12); the series at N = 7
+#                  (configs/6.12/stock7.config, upstream's size) with
 #                  memcg_stock_evict=random (rand7), roundrobin (rr7,
 #                  upstream's 2026 rule) and clock (clock7); at N = 16 with
 #                  clock (clock16).  Default items: iperf3-cgroup at K = 1 2
@@ -39,13 +42,14 @@
 #                  matrix) has one table per key, a column per side, and the
 #                  changes rr7>clock7, rand7>clock7, rr7>clock16, base>clock7
 #   MATRIX=memcg   the 7.3 line's memcg matrix (issues 28, 43), five sides
-#                  in one interleaved run, one per design in the tree:
+#                  (bench/jobs/memcg's side lines) in one interleaved run,
+#                  one per design in the tree:
 #                  base (7.3.4, vm bench), ceiling64 and again (the
-#                  series, vm mmscale bench with configs/noabsorb:
+#                  series, vm mmscale bench with configs/7.3/noabsorb:
 #                  CONFIG_MEMCG_STOCK_ABSORB and CONFIG_MEMCG_STOCK_FOLIOS
 #                  off, so 7.3.4's stock, the vm events on; the same kernel
 #                  twice, the A/A pair whose spread is each cell's noise
-#                  floor), budget (configs/nofolios: the budget of 7.3
+#                  floor), budget (configs/7.3/nofolios: the budget of 7.3
 #                  memcg 3/8 alone) and folio (make bench's head: both
 #                  options on).  A change is marked with RUNS=5 or more
 #                  only (lab/py/compare.py matrix --aa).
@@ -137,8 +141,21 @@ done
 # and one per MATRIX
 want_job full sweep="$SWEEP_POINTS"
 full=("${JOB_ITEMS[@]}")
-want_job "${MATRIX:-$([ "${FULL:-0}" = 1 ] && echo full || echo default)}" sweep="$SWEEP_POINTS"
+job=${MATRIX:-$([ "${FULL:-0}" = 1 ] && echo full || echo default)}
+want_job "$job" sweep="$SWEEP_POINTS"
 matrix=("${JOB_ITEMS[@]}")
+# the kernels it boots: the job file's side lines, else base and head
+want_sides "$job"
+if [ "${1:-}" = --sides ]; then
+	for s in "${SIDE_NAMES[@]}"; do
+		echo "side $s ${BUILD#"$TOP/"}/${SIDE_FOLDER[$s]}$suffix ${SIDE_TREE[$s]} ${SIDE_FRAGS[$s]}${extra[*]:+ ${extra[*]}}${SIDE_ARGS[$s]:+ @${SIDE_ARGS[$s]}}"
+	done
+	[ ${#SIDE_NAMES[@]} -gt 0 ] || echo "side base ${BUILD#"$TOP/"}/base/bench-base$suffix base vm bench${extra[*]:+ ${extra[*]}}
+side head ${BUILD#"$TOP/"}/bench-head$suffix head vm mmscale bench${extra[*]:+ ${extra[*]}}"
+	echo "pairs ${JOB_PAIRS:-base:head}${JOB_AA:+
+aa $JOB_AA}"
+	exit 0
+fi
 if [ "${HOST:-0}" = 1 ]; then
 	# on the machine itself: sized from its CPUs and memory (host_matrix in
 	# lab/lib/common.sh), the loop counts sized at run time
@@ -328,46 +345,38 @@ elif [ "${MATRIX:-}" = stock ]; then
 		die "MATRIX=stock measures CONFIG_MEMCG_NR_STOCK (the 6.12 line's memcg topic); $TREE has no such option (on 7.3: MATRIX=memcg)"
 fi
 base_tree=$(base_tree_ready) || exit 1
-KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm bench "${extra[@]}"
-if [ "${MATRIX:-}" = memcg ]; then
-	# the series as make bench's head (options on: a slot's share of the
-	# stock up to 128 pages within 448 a CPU, and its vm events), and the
-	# same with that option off
-	NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm mmscale bench "${extra[@]}"
-	NAME=bench-head-noabsorb$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm mmscale bench noabsorb "${extra[@]}"
-	NAME=bench-head-nofolios$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm mmscale bench nofolios "${extra[@]}"
-	out_dir "-memcg"
-	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
-	cp "$BUILD/bench-head-noabsorb$suffix/.config" "$OUT/ceiling64.config"
-	cp "$BUILD/bench-head-nofolios$suffix/.config" "$OUT/budget.config"
-	cp "$BUILD/bench-head$suffix/.config" "$OUT/folio.config"
-	meta=$(printf '{"base.kernel": "Linux %s, series not applied, vm bench%s (base.config)", "series.kernels": "Linux %s + %s patches, tree %s, vm mmscale bench%s; ceiling64 and again, the A/A pair: CONFIG_MEMCG_STOCK_ABSORB and _FOLIOS off (ceiling64.config), budget: ABSORB on (budget.config), folio: both on (folio.config)", "all.host": "%s CPUs, %s"}' \
-		"$(kernel_version "$SRC_DIR")" "${extra[*]:+ ${extra[*]}}" "$(kernel_version "$TREE")" \
-		"$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" "$(git -C "$TREE" rev-parse --short=12 HEAD)" \
-		"${extra[*]:+ ${extra[*]}}" "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
-	SIDES="base=$BUILD/base/bench-base$suffix ceiling64=$BUILD/bench-head-noabsorb$suffix again=$BUILD/bench-head-noabsorb$suffix budget=$BUILD/bench-head-nofolios$suffix folio=$BUILD/bench-head$suffix" \
-	MATRIX_PAIRS=ceiling64:again,base:ceiling64,base:budget,base:folio,budget:folio MATRIX_AA=ceiling64:again \
-		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/stages/ab.sh"
-	exit
-fi
-if [ -n "${MATRIX:-}" ]; then
-	for n in 7 16; do
-		NAME=bench-head-stock$n$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm mmscale bench stock$n "${extra[@]}"
+if [ ${#SIDE_NAMES[@]} -gt 0 ]; then
+	# the matrix's sides (its job file's side lines): each build folder
+	# built once, each side's config kept in the results folder, every
+	# side booted RUNS times, interleaved (lab/stages/ab.sh SIDES=)
+	declare -A built=()
+	sides= facts=
+	for s in "${SIDE_NAMES[@]}"; do
+		f=${SIDE_FOLDER[$s]}$suffix
+		if [ -z "${built[$f]:-}" ]; then
+			if [ "${SIDE_TREE[$s]}" = base ]; then
+				KSRC=$base_tree NAME=$f SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" ${SIDE_FRAGS[$s]} "${extra[@]}"
+			else
+				NAME=$f SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" ${SIDE_FRAGS[$s]} "${extra[@]}"
+			fi
+			built[$f]=1
+		fi
+		sides+="${sides:+ }$s=$BUILD/$f${SIDE_ARGS[$s]:+@${SIDE_ARGS[$s]}}"
+		facts+="${facts:+; }$s: ${SIDE_TREE[$s]}, ${SIDE_FRAGS[$s]}${extra[*]:+ ${extra[*]}}${SIDE_ARGS[$s]:+, booted with ${SIDE_ARGS[$s]}} ($s.config)"
 	done
-	out_dir "-matrix"
-	h7=$BUILD/bench-head-stock7$suffix
-	cp "$BUILD/base/bench-base$suffix/.config" "$OUT/base.config"
-	cp "$h7/.config" "$OUT/stock7.config"
-	cp "$BUILD/bench-head-stock16$suffix/.config" "$OUT/stock16.config"
-	meta=$(printf '{"base.kernel": "Linux %s, series not applied (base.config)", "stock.kernels": "Linux %s + %s patches, tree %s; N = 7 (stock7.config) and 16 (stock16.config), vm mmscale bench%s", "all.host": "%s CPUs, %s"}' \
-		"$(kernel_version "$SRC_DIR")" "$(kernel_version "$TREE")" "$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" \
-		"$(git -C "$TREE" rev-parse --short=12 HEAD)" "${extra[*]:+ ${extra[*]}}" \
-		"$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
-	SIDES="base=$BUILD/base/bench-base$suffix rand7=$h7@memcg_stock_evict=random rr7=$h7@memcg_stock_evict=roundrobin clock7=$h7@memcg_stock_evict=clock clock16=$BUILD/bench-head-stock16$suffix@memcg_stock_evict=clock" \
-	MATRIX_PAIRS=rr7:clock7,rand7:clock7,rr7:clock16,base:clock7 \
+	out_dir "-$job"
+	for s in "${SIDE_NAMES[@]}"; do
+		cp "$BUILD/${SIDE_FOLDER[$s]}$suffix/.config" "$OUT/$s.config"
+	done
+	meta=$(printf '{"base.kernel": "Linux %s, series not applied", "head.kernel": "Linux %s + %s patches, tree %s", "sides": "%s", "all.host": "%s CPUs, %s"}' \
+		"$(kernel_version "$SRC_DIR")" "$(kernel_version "$TREE")" \
+		"$(git -C "$TREE" rev-list --count "$BASE_TAG..HEAD")" "$(git -C "$TREE" rev-parse --short=12 HEAD)" \
+		"$facts" "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	SIDES=$sides MATRIX_PAIRS=$JOB_PAIRS MATRIX_AA=$JOB_AA \
 		OUT=$OUT RUNS=$RUNS BENCH=$plan META=$meta BENCH_COMMAND=$cmd "$LAB_DIR/stages/ab.sh"
 	exit
 fi
+KSRC=$base_tree NAME=base/bench-base$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm bench "${extra[@]}"
 # mmscale before bench: bench.config turns SLUB_STATS (which mmscale.config
 # wants for its tests) off again, so both sides count the same way
 NAME=bench-head$suffix SKIP_SELFTESTS=1 "$LAB_DIR/stages/build.sh" vm mmscale bench "${extra[@]}"
